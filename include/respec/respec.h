@@ -1,0 +1,75 @@
+/*
+ * respec.h — the spec vocabulary.
+ *
+ * A *spec* is an ordinary C file that sits beside the generic code it specializes
+ * and is compiled with the same headers. Each function marked RESPEC_SPECIALIZE is
+ * one specialization: its parameters are the *dynamic* inputs; everything its body
+ * builds from literals, const data, addresses of functions and globals, and calls on
+ * such data is *static*. Facts about memory that only a dynamic pointer reaches are
+ * stated with the predicates below.
+ *
+ * Compiled by respec (`respec specialize`, which defines __RESPEC_PE__), the marked
+ * functions get bodies with the interpretation of static data evaluated away.
+ * Compiled by any C compiler without respec, the same file is a correct generic
+ * implementation: predicates become run-time checks (or no-ops with
+ * -DRESPEC_NO_CHECKS). That generic build is the fallback and the oracle the
+ * differential tests compare against.
+ *
+ * Stability: the names in this header are the public vocabulary; specs written
+ * against them keep working.
+ */
+#ifndef RESPEC_RESPEC_H
+#define RESPEC_RESPEC_H
+
+#include <stddef.h>
+
+/* Marks a spec function: respec replaces its body with a specialized one. */
+#define RESPEC_SPECIALIZE __attribute__((annotate("respec.specialize"), noinline, used))
+
+#ifdef __RESPEC_PE__
+
+/* Seen by the partial evaluator as calls; never linked. */
+void __respec_assume(_Bool holds);
+void __respec_static_memory(const volatile void *ptr, size_t nbytes);
+
+#define respec_assume(cond) __respec_assume(!!(cond))
+#define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
+
+#else /* generic build */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static inline void respec_assume_failed_(const char *cond, const char *file, int line)
+{
+	fprintf(stderr, "%s:%d: respec predicate violated: %s\n", file, line, cond);
+	abort();
+}
+
+#ifdef RESPEC_NO_CHECKS
+#define respec_assume(cond) ((void)0)
+#else
+#define respec_assume(cond) \
+	((cond) ? (void)0 : respec_assume_failed_(#cond, __FILE__, __LINE__))
+#endif
+#define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
+
+#endif /* __RESPEC_PE__ */
+
+/*
+ * respec_assume(cond)
+ *   States a fact that holds on entry to the point where it is written, e.g.
+ *   respec_assume(xdrs->x_op == XDR_ENCODE). A comparison `LOAD == constant` (or
+ *   `!=` negated, or a plain truth test) over memory reached through a dynamic
+ *   pointer makes that memory cell static with the given value for the rest of the
+ *   specialized call, unless the specialized code itself stores to that exact cell.
+ *   A predicate respec cannot use is an error; a predicate that is statically false
+ *   is reported as a contradiction.
+ *
+ * respec_static_memory(ptr, nbytes)
+ *   Declares that the nbytes at ptr hold their known contents (a global's
+ *   initializer at build time, live process memory at run time) and do not change
+ *   while specialized code runs: loads from there are evaluated away.
+ */
+
+#endif /* RESPEC_RESPEC_H */
