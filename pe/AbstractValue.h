@@ -1,0 +1,114 @@
+//===- AbstractValue.h - What the partial evaluator knows about one value --===//
+//
+// The specializer runs the generic code on an *abstract* state. Each SSA value
+// and each tracked memory cell holds an AbstractValue, one of:
+//
+//   Constant          fully static: an LLVM Constant (integer, float, null,
+//                     function address, ...). Evaluated away.
+//   ObjectPointer     a static pointer: a known abstract object (a stack slot or a
+//                     global) plus a static byte offset. Loads through it read the
+//                     object's tracked cells; that is how partially-static
+//                     aggregates reached through pointers stay static.
+//   ObjectPointerDyn  a pointer known to point *into* one object at an offset
+//                     only known at run time (a dynamic array index). Stores
+//                     through it clobber only that object.
+//   Dynamic           only known at run time: a residual LLVM Value. A dynamic
+//                     pointer may carry a "root + static offset" decomposition so
+//                     that facts stated with respec_assume() about memory behind
+//                     a dynamic pointer can be found again.
+//
+// A static value may carry an Origin: the loop header and loop-carried slot it
+// came from. When such a value meets a dynamic one in a comparison, the loop is
+// controlled by dynamic data, and the specializer stops unrolling it (see
+// Specializer.cpp, "generalization").
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_PE_ABSTRACTVALUE_H
+#define RESPEC_PE_ABSTRACTVALUE_H
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Value.h"
+#include <cstdint>
+
+namespace respec {
+
+using ObjectId = uint32_t;
+
+/// A loop-carried slot: an SSA value live at a loop header, or a memory cell.
+struct SlotId {
+  const void *base = nullptr; ///< llvm::Value* for SSA slots, else object tag
+  int64_t offset = 0;         ///< byte offset for memory slots
+  bool operator==(const SlotId &O) const { return base == O.base && offset == O.offset; }
+  bool operator<(const SlotId &O) const {
+    return base != O.base ? base < O.base : offset < O.offset;
+  }
+};
+
+struct Origin {
+  const llvm::BasicBlock *header = nullptr;
+  SlotId slot;
+  explicit operator bool() const { return header != nullptr; }
+};
+
+struct AbstractValue {
+  enum Kind : uint8_t { Dynamic, Constant, ObjectPointer, ObjectPointerDyn };
+
+  Kind kind = Dynamic;
+  llvm::Constant *constant = nullptr; ///< Constant
+  ObjectId object = 0;                ///< ObjectPointer, ObjectPointerDyn
+  int64_t offset = 0;                 ///< ObjectPointer
+  llvm::Value *residual = nullptr;    ///< Dynamic / ObjectPointerDyn; null = "to be a phi"
+  llvm::Value *dynamicRoot = nullptr; ///< Dynamic pointers: root pointer ...
+  int64_t dynamicRootOffset = 0;      ///< ... plus this static offset
+  Origin origin;
+
+  static AbstractValue dynamic(llvm::Value *V) {
+    AbstractValue A;
+    A.residual = V;
+    return A;
+  }
+  static AbstractValue of(llvm::Constant *C) {
+    AbstractValue A;
+    A.kind = Constant;
+    A.constant = C;
+    return A;
+  }
+  static AbstractValue pointer(ObjectId Obj, int64_t Off) {
+    AbstractValue A;
+    A.kind = ObjectPointer;
+    A.object = Obj;
+    A.offset = Off;
+    return A;
+  }
+  static AbstractValue pointerDyn(ObjectId Obj, llvm::Value *V) {
+    AbstractValue A;
+    A.kind = ObjectPointerDyn;
+    A.object = Obj;
+    A.residual = V;
+    return A;
+  }
+
+  bool isStatic() const { return kind == Constant || kind == ObjectPointer; }
+  bool isDynamic() const { return kind == Dynamic; }
+  bool refersToObject() const { return kind == ObjectPointer || kind == ObjectPointerDyn; }
+
+  /// Same static meaning (origins and residual names ignored).
+  bool sameStatic(const AbstractValue &O) const {
+    if (kind != O.kind || !isStatic())
+      return false;
+    return kind == Constant ? constant == O.constant
+                            : object == O.object && offset == O.offset;
+  }
+
+  /// Structural equality, used to detect that a block's entry state changed.
+  bool operator==(const AbstractValue &O) const {
+    return kind == O.kind && constant == O.constant && object == O.object &&
+           offset == O.offset && residual == O.residual &&
+           dynamicRoot == O.dynamicRoot && dynamicRootOffset == O.dynamicRootOffset;
+  }
+  bool operator!=(const AbstractValue &O) const { return !(*this == O); }
+};
+
+} // namespace respec
+
+#endif

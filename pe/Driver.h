@@ -1,0 +1,68 @@
+//===- Driver.h - From C sources to a specialized object --------*- C++ -*-===//
+//
+// The steps around the specializer: compile the spec and the generic sources to
+// LLVM IR with clang (the same headers and flags the user builds with), link
+// them into one module, find the RESPEC_SPECIALIZE functions, specialize each,
+// give the module the linkage of an object that sits beside the generic one,
+// optimize with LLVM's standard pipeline, and write the result atomically.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_PE_DRIVER_H
+#define RESPEC_PE_DRIVER_H
+
+#include "Specializer.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace respec {
+
+struct Inputs {
+  std::string spec;                  ///< the spec file
+  std::vector<std::string> sources;  ///< generic sources
+  std::vector<std::string> clangFlags;
+  std::vector<std::string> onlyFunctions; ///< empty: every spec function
+};
+
+/// Compiles and links the inputs; throws SpecError (with clang's diagnostics
+/// already printed) when clang rejects a file or linking fails.
+std::unique_ptr<llvm::Module> compileAndLink(llvm::LLVMContext &Ctx, const Inputs &In);
+
+/// The spec functions of M (marked RESPEC_SPECIALIZE), filtered by Only.
+std::vector<llvm::Function *> findSpecFunctions(llvm::Module &M,
+                                                const std::vector<std::string> &Only);
+
+struct Specialized {
+  llvm::Function *spec;
+  SpecializationResult result;
+};
+
+/// Specializes every spec function and swaps the specialized bodies in.
+std::vector<Specialized> specializeModule(llvm::Module &M,
+                                          const std::vector<llvm::Function *> &Specs,
+                                          const SpecializeOptions &Options);
+
+/// Linkage for an object linked beside the generic one: spec functions stay
+/// exported, generic functions and constants become private copies, mutable
+/// global variables become weak so that they bind to the program's own
+/// definition when there is one.
+void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done);
+
+/// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets them.
+void optimize(llvm::Module &M, unsigned Level);
+
+/// Writes textual IR, or a native object; atomically (temp file, then rename).
+void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
+
+/// A C header declaring the spec functions, from the spec's own source text.
+void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPath,
+                 const std::string &HeaderPath);
+
+/// Replaces Path atomically with Contents.
+void writeFileAtomically(const std::string &Path, const std::string &Contents);
+
+} // namespace respec
+
+#endif

@@ -1,0 +1,78 @@
+//===- Specializer.h - Online partial evaluation of LLVM IR -----*- C++ -*-===//
+//
+// Specializes one spec function: runs its body, and every generic function it
+// reaches, on an abstract state (AbstractValue.h, MemoryState.h) in which the
+// function's parameters are dynamic and everything else starts static, and
+// emits residual code for what cannot be evaluated. See Specializer.cpp for the
+// algorithm.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_PE_SPECIALIZER_H
+#define RESPEC_PE_SPECIALIZER_H
+
+#include "FunctionInfo.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/Function.h"
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace respec {
+
+/// Named knobs, all settable from the command line.
+struct SpecializeOptions {
+  /// Iterations of one loop instance unrolled before the loop is kept residual.
+  unsigned maxUnroll = 4096;
+  /// Residual IR instructions (before cleanup) before the largest unrolled loop
+  /// is kept residual instead.
+  unsigned maxGrowth = 400000;
+  /// Nesting depth of unfolded calls; deeper calls stay residual.
+  unsigned maxInlineDepth = 64;
+  /// Unfolded activations of one function on the call stack (bounds recursion).
+  unsigned maxRecursion = 4;
+  /// Called now and then during long runs (blocks specialized so far).
+  std::function<void(unsigned Blocks, unsigned Restarts)> progress;
+};
+
+/// What the specialization achieved (the statistics `respec explain` prints).
+struct SpecializeStats {
+  unsigned instructionsBefore = 0;     ///< generic instructions reachable from the spec
+  unsigned instructionsEvaluated = 0;  ///< abstract instruction executions evaluated away
+  unsigned instructionsResidual = 0;   ///< residual instructions emitted (before cleanup)
+  unsigned branchesFolded = 0;
+  unsigned callsUnfolded = 0;
+  unsigned indirectCallsDevirtualized = 0;
+  unsigned loopIterationsUnrolled = 0;
+  unsigned loopsKeptResidual = 0;      ///< loops under dynamic control
+  unsigned budgetHits = 0;
+  unsigned blocksSpecialized = 0;
+  unsigned restarts = 0;
+};
+
+/// How often each generic instruction was evaluated away vs left residual.
+struct BindingTime {
+  unsigned evaluated = 0;
+  unsigned residual = 0;
+};
+
+struct Note {
+  llvm::DebugLoc loc;
+  std::string message;
+};
+
+struct SpecializationResult {
+  llvm::Function *residual = nullptr; ///< new function with the spec's signature
+  SpecializeStats stats;
+  std::map<const llvm::Instruction *, BindingTime> bindingTimes;
+  std::vector<Note> notes;            ///< budget hits, constructs kept residual
+};
+
+/// Specializes Spec (whose body calls the generic code) into a new function in
+/// the same module. Throws SpecError on bad input.
+SpecializationResult specialize(llvm::Function &Spec, const ModuleInfo &Info,
+                                const SpecializeOptions &Options);
+
+} // namespace respec
+
+#endif
