@@ -16,21 +16,11 @@ namespace {
 
 enum class LineKind { Unreached, Static, Residual, Mixed };
 
-struct LineInfo {
-  unsigned evaluated = 0, residual = 0;
-  LineKind kind() const {
-    if (!evaluated && !residual)
-      return LineKind::Unreached;
-    return !residual ? LineKind::Static : !evaluated ? LineKind::Residual : LineKind::Mixed;
-  }
-};
-
-/// One reached generic function: its file and the lines it spans.
-struct FunctionListing {
-  std::string name, file;
-  unsigned first = 0, last = 0;
-  std::map<unsigned, LineInfo> lines;
-};
+LineKind kindOf(const LineBindingTime &L) {
+  if (!L.evaluated && !L.residual)
+    return LineKind::Unreached;
+  return !L.residual ? LineKind::Static : !L.evaluated ? LineKind::Residual : LineKind::Mixed;
+}
 
 std::vector<FunctionListing> listings(const SpecializationResult &R) {
   std::map<const DISubprogram *, FunctionListing> ByFunction;
@@ -50,7 +40,7 @@ std::vector<FunctionListing> listings(const SpecializationResult &R) {
                    : (SP->getDirectory() + "/" + SP->getFilename()).str();
       L.first = L.last = SP->getLine();
     }
-    LineInfo &Line = L.lines[Loc.getLine()];
+    LineBindingTime &Line = L.lines[Loc.getLine()];
     Line.evaluated += BT.evaluated;
     Line.residual += BT.residual;
     L.last = std::max(L.last, Loc.getLine() + 1);
@@ -83,7 +73,7 @@ Summary countLines(const std::vector<FunctionListing> &Ls) {
   Summary S;
   for (const FunctionListing &L : Ls)
     for (auto &[N, Info] : L.lines)
-      switch (Info.kind()) {
+      switch (kindOf(Info)) {
       case LineKind::Static: ++S.staticLines; break;
       case LineKind::Residual: ++S.residualLines; break;
       case LineKind::Mixed: ++S.mixedLines; break;
@@ -93,7 +83,7 @@ Summary countLines(const std::vector<FunctionListing> &Ls) {
 }
 
 std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) {
-  const SpecializeStats &S = E.result.stats;
+  const SpecializeStats &S = E.stats;
   auto N = [](unsigned V) { return std::to_string(V); };
   return {
       {"generic instructions reached", N(S.instructionsBefore)},
@@ -135,6 +125,16 @@ std::string htmlEscape(const std::string &S) {
 
 } // namespace
 
+ReportEntry makeReportEntry(const std::string &Function, const SpecializationResult &R) {
+  ReportEntry E;
+  E.function = Function;
+  E.stats = R.stats;
+  E.listings = listings(R);
+  for (const Note &N : R.notes)
+    E.notes.push_back((N.loc ? formatLocation(N.loc) + ": " : "") + N.message);
+  return E;
+}
+
 void printTextReport(raw_ostream &OS, const std::vector<ReportEntry> &Entries, bool Color) {
   auto Paint = [&](LineKind K, const std::string &Text) -> std::string {
     if (!Color)
@@ -150,13 +150,13 @@ void printTextReport(raw_ostream &OS, const std::vector<ReportEntry> &Entries, b
     OS << "legend: " << Paint(LineKind::Static, "S static (evaluated away)") << "  "
        << Paint(LineKind::Residual, "D residual") << "  "
        << Paint(LineKind::Mixed, "M mixed") << "\n\n";
-    auto Ls = listings(E.result);
+    const auto &Ls = E.listings;
     for (const FunctionListing &L : Ls) {
       std::vector<std::string> Source = readLines(L.file);
       OS << L.file << ": " << L.name << "\n";
       for (unsigned N = L.first; N < L.last && N <= Source.size(); ++N) {
         auto It = L.lines.find(N);
-        LineKind K = It == L.lines.end() ? LineKind::Unreached : It->second.kind();
+        LineKind K = It == L.lines.end() ? LineKind::Unreached : kindOf(It->second);
         std::string Num = std::to_string(N);
         OS << std::string(5 - std::min<size_t>(5, Num.size()), ' ') << Num << ' ' << marker(K)
            << " | " << Paint(K, Source[N - 1]) << "\n";
@@ -168,8 +168,8 @@ void printTextReport(raw_ostream &OS, const std::vector<ReportEntry> &Entries, b
        << " residual, " << Lines.mixedLines << " mixed lines\n";
     for (auto &[Label, Value] : statRows(E))
       OS << "  " << Label << ": " << Value << "\n";
-    for (const Note &N : E.result.notes)
-      OS << "  note: " << (N.loc ? formatLocation(N.loc) + ": " : "") << N.message << "\n";
+    for (const std::string &N : E.notes)
+      OS << "  note: " << N << "\n";
     OS << "\n";
   }
 }
@@ -193,7 +193,7 @@ std::string renderHtmlReport(const std::vector<ReportEntry> &Entries, const std:
        "<span class=\"D\">residual: left in the specialized code</span>"
        "<span class=\"M\">mixed</span><span class=\"U\">not reached</span></p>\n";
   for (const ReportEntry &E : Entries) {
-    auto Ls = listings(E.result);
+    const auto &Ls = E.listings;
     Summary Lines = countLines(Ls);
     H << "<h2>" << htmlEscape(E.function) << "</h2>\n<table class=\"stats\">\n";
     H << "<tr><td>lines static / residual / mixed</td><td>" << Lines.staticLines << " / "
@@ -201,16 +201,15 @@ std::string renderHtmlReport(const std::vector<ReportEntry> &Entries, const std:
     for (auto &[Label, Value] : statRows(E))
       H << "<tr><td>" << htmlEscape(Label) << "</td><td>" << Value << "</td></tr>\n";
     H << "</table>\n";
-    for (const Note &N : E.result.notes)
-      H << "<p class=\"note\">note: " << htmlEscape(N.loc ? formatLocation(N.loc) + ": " : "")
-        << htmlEscape(N.message) << "</p>\n";
+    for (const std::string &N : E.notes)
+      H << "<p class=\"note\">note: " << htmlEscape(N) << "</p>\n";
     for (const FunctionListing &L : Ls) {
       std::vector<std::string> Source = readLines(L.file);
       H << "<div class=\"src\"><div class=\"h\">" << htmlEscape(L.name) << " &mdash; "
         << htmlEscape(L.file) << "</div><pre>";
       for (unsigned N = L.first; N < L.last && N <= Source.size(); ++N) {
         auto It = L.lines.find(N);
-        LineKind K = It == L.lines.end() ? LineKind::Unreached : It->second.kind();
+        LineKind K = It == L.lines.end() ? LineKind::Unreached : kindOf(It->second);
         const char *Class = K == LineKind::Static     ? "S"
                             : K == LineKind::Residual ? "D"
                             : K == LineKind::Mixed    ? "M"

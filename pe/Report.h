@@ -15,14 +15,34 @@
 
 #include "Driver.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 namespace respec {
 
+/// Binding time of one source line: how often its instructions were evaluated
+/// away and how often they were left residual.
+struct LineBindingTime {
+  unsigned evaluated = 0, residual = 0;
+};
+
+/// One reached generic function: its file and the lines it spans.
+struct FunctionListing {
+  std::string name, file;
+  unsigned first = 0, last = 0;
+  std::map<unsigned, LineBindingTime> lines;
+};
+
 struct ReportEntry {
   std::string function;
-  SpecializationResult result;
-  unsigned instructionsAfter = 0; ///< after LLVM's cleanup pipeline
+  SpecializeStats stats;
+  std::vector<std::string> notes;         ///< "file:line: message"
+  std::vector<FunctionListing> listings;
+  unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
 };
+
+/// Captures what the report needs from a result. Call it before cleanup
+/// passes delete the generic functions the result refers to.
+ReportEntry makeReportEntry(const std::string &Function, const SpecializationResult &R);
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<ReportEntry> &Entries,
                      bool Color);

@@ -32,7 +32,8 @@
 //
 // Generalization. A loop whose iteration count depends on dynamic data would
 // unroll forever. Static values read at a loop header carry an Origin; when one
-// meets a dynamic value in a comparison, its slot is *tainted*. If a tainted slot
+// meets a dynamic value in the loop's own test (a comparison in its header or a
+// latch), its slot is *tainted*. If a tainted slot
 // changes from one iteration to the next, the loop is under dynamic control: its
 // header is marked dynamic (no iteration contexts, all loop-carried values meet)
 // and specialization restarts. The budgets --max-unroll and --max-growth do the
@@ -207,7 +208,7 @@ private:
   ObjectState &objectState(ObjectId Obj);
   void setValue(Instruction &I, AbstractValue A) { state.top().env[&I] = A; }
   void propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue> Operands);
-  void taint(const AbstractValue &A);
+  void taintIfLoopTest(const CmpInst &I, const AbstractValue &A);
 
   // Instructions.
   void evaluate(Instruction &I);
@@ -538,9 +539,19 @@ void Specializer::propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue>
     }
 }
 
-void Specializer::taint(const AbstractValue &A) {
-  if (A.isStatic() && A.origin)
-    taintedSlots[A.origin.header].insert(A.origin.slot);
+/// A static loop-carried value compared with dynamic data in the loop's own
+/// test (its header or a latch, where for/while/do put it) means the trip count
+/// is dynamic. The same comparison elsewhere in the body (a bounds check, an
+/// early exit on bad input) says nothing about the trip count.
+void Specializer::taintIfLoopTest(const CmpInst &I, const AbstractValue &A) {
+  if (!A.isStatic() || !A.origin)
+    return;
+  const BasicBlock *Header = A.origin.header;
+  if (Header->getParent() != I.getFunction())
+    return;
+  const Loop *L = info.get(I.getFunction()).loopWithHeader(Header);
+  if (L && (I.getParent() == Header || L->isLoopLatch(I.getParent())))
+    taintedSlots[Header].insert(A.origin.slot);
 }
 
 //===-- Instructions -----------------------------------------------------===//
@@ -701,8 +712,8 @@ void Specializer::evaluateCompare(CmpInst &I) {
   if (L.isStatic() != R.isStatic()) {
     // A static value decides nothing here: if it was loop-carried, the loop it
     // came from is controlled by dynamic data.
-    taint(L);
-    taint(R);
+    taintIfLoopTest(I, L);
+    taintIfLoopTest(I, R);
   }
   std::vector<AbstractValue> Ops = {L, R};
   emitResidual(I, Ops, /*OperandsEscape=*/false);
@@ -1434,13 +1445,8 @@ void Specializer::checkTaintedSlots(const BasicBlock *Header, unsigned Iteration
 void Specializer::markHeaderDynamic(const BasicBlock *Header, const std::string &Why,
                                     bool BudgetHit) {
   dynamicHeaders.insert(Header);
-  DebugLoc Loc;
-  for (const Instruction &I : *Header)
-    if (I.getDebugLoc()) {
-      Loc = I.getDebugLoc();
-      break;
-    }
-  notes.push_back({Loc, Why});
+  const Loop *L = info.get(Header->getParent()).loopWithHeader(Header);
+  notes.push_back({L->getStartLoc(), Why});
   if (BudgetHit)
     ++budgetHits;
   throw RestartRequest();

@@ -187,13 +187,16 @@ int run(const CommandLine &CL) {
   std::vector<Specialized> Done = specializeModule(*M, Specs, Options);
   if (ShowProgress)
     errs() << "\r\x1b[K";
+  std::vector<ReportEntry> Entries;
+  if (CL.command == "explain")
+    for (Specialized &S : Done)
+      Entries.push_back(makeReportEntry(S.spec->getName().str(), S.result));
   internalizeForLinking(*M, Done);
   optimize(*M, CL.optLevel);
 
   if (CL.command == "explain") {
-    std::vector<ReportEntry> Entries;
-    for (Specialized &S : Done)
-      Entries.push_back({S.spec->getName().str(), S.result, S.spec->getInstructionCount()});
+    for (auto [Entry, S] : llvm::zip(Entries, Done))
+      Entry.instructionsAfter = S.spec->getInstructionCount();
     bool Color = CL.color == "always" || (CL.color == "auto" && isatty(STDOUT_FILENO));
     printTextReport(outs(), Entries, Color);
     if (!CL.html.empty())
@@ -216,7 +219,8 @@ int run(const CommandLine &CL) {
         errs() << ", " << St.budgetHits << " budget hits";
       errs() << "\n";
       for (const Note &N : S.result.notes)
-        errs() << (N.loc ? formatLocation(N.loc) + ": " : "") << "note: " << N.message << "\n";
+        errs() << (N.loc ? formatLocation(N.loc) + ": " : "respec: ") << "note: " << N.message
+               << "\n";
     }
     errs() << format("respec: done in %.2f s\n", Seconds);
   }
