@@ -48,6 +48,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
@@ -67,8 +68,22 @@ namespace {
 struct FrameState {
   const CallBase *callSite = nullptr; ///< null for the spec function itself
   const Function *function = nullptr;
+  std::vector<AbstractValue> arguments; ///< as passed: bounds recursion
   std::map<Value *, AbstractValue> env;
 };
+
+/// Whether two activations look alike to the specializer: the same static
+/// arguments and the same dynamic ones. Unfolding such a recursion makes no
+/// progress.
+bool sameArgumentPattern(const std::vector<AbstractValue> &A,
+                         const std::vector<AbstractValue> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I].isStatic() ? !A[I].sameStatic(B[I]) : B[I].isStatic())
+      return false;
+  return true;
+}
 
 struct State {
   std::vector<FrameState> frames;
@@ -466,6 +481,8 @@ AbstractValue Specializer::fromConstant(Constant *C) {
 AbstractValue Specializer::valueOf(Value *V) {
   if (auto *C = dyn_cast<Constant>(V))
     return fromConstant(C);
+  if (isa<InlineAsm>(V) || isa<MetadataAsValue>(V))
+    return AbstractValue::dynamic(V);
   auto &Env = state.top().env;
   auto It = Env.find(V);
   if (It == Env.end()) {
@@ -941,20 +958,23 @@ void Specializer::evaluateCall(CallBase &I) {
   if (Callee && !Callee->isDeclaration() &&
       Callee->getFunctionType() == I.getFunctionType()) {
     const FunctionInfo &CalleeInfo = info.get(Callee);
-    unsigned Depth = 0, Activations = 0;
-    for (const ContextElement &E : contexts[current->context])
-      if (E.kind == ContextElement::Call) {
-        ++Depth;
-        if (static_cast<const CallBase *>(E.site)->getFunction() == Callee ||
-            static_cast<const CallBase *>(E.site)->getCalledFunction() == Callee)
-          ++Activations;
+    unsigned Activations = 0;
+    bool Repeats = false;
+    for (const FrameState &F : state.frames)
+      if (F.function == Callee) {
+        ++Activations;
+        Repeats |= sameArgumentPattern(F.arguments, Args);
       }
+    unsigned Depth = state.frames.size() - 1;
     if (!CalleeInfo.unfoldable())
       note(I, "call to '" + Callee->getName().str() + "' kept residual: " +
                   CalleeInfo.notUnfoldableReason +
                   (CalleeInfo.notUnfoldableLoc
                        ? " at " + formatLocation(CalleeInfo.notUnfoldableLoc)
                        : std::string()));
+    else if (Repeats)
+      note(I, "recursive call to '" + Callee->getName().str() +
+                  "' kept residual: its static arguments repeat an enclosing call's");
     else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
       note(I, "call to '" + Callee->getName().str() +
                   "' kept residual: recursion/depth bound reached");
@@ -998,6 +1018,7 @@ void Specializer::unfoldCall(CallBase &I, Function &Callee,
   FrameState Frame;
   Frame.callSite = &I;
   Frame.function = &Callee;
+  Frame.arguments = Args;
   for (auto [Formal, Actual] : llvm::zip(Callee.args(), Args))
     Frame.env[&Formal] = Actual;
   // The caller keeps only what is live after the call.
@@ -1158,6 +1179,23 @@ void Specializer::evaluateIntrinsic(IntrinsicInst &I) {
   residualCall(I, Args, nullptr);
 }
 
+/// Calls Visit(offset, leaf) for every scalar inside an aggregate constant.
+template <typename Fn>
+static void forEachScalar(Constant *C, int64_t Base, const DataLayout &DL, Fn &&Visit) {
+  Type *Ty = C->getType();
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      forEachScalar(C->getAggregateElement(I), Base + SL->getElementOffset(I), DL, Visit);
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      forEachScalar(C->getAggregateElement(I), Base + int64_t(I * Stride), DL, Visit);
+  } else {
+    Visit(Base, C);
+  }
+}
+
 void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
   AbstractValue Dest = valueOf(I.getArgOperand(0));
   AbstractValue Src = valueOf(I.getArgOperand(1));
@@ -1185,7 +1223,6 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
   if (OS.escaped)
     for (auto &[Root, DB] : state.memory.dynamicBases)
       DB.forgetUnpinned();
-  Type *ArrayTy = ArrayType::get(Type::getInt8Ty(ctx), Bytes);
   if (IsSet) {
     if (Src.kind == AbstractValue::Constant && Bytes)
       if (auto *Byte = dyn_cast<ConstantInt>(Src.constant)) {
@@ -1198,9 +1235,14 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
   if (Src.kind != AbstractValue::ObjectPointer || !Bytes)
     return;
   if (objects.isStaticRange(Src.object, Src.offset, Bytes)) {
-    if (Constant *C = ConstantFoldLoadFromConst(objects.get(Src.object).global->getInitializer(),
-                                                ArrayTy, APInt(64, Src.offset), layout))
-      OS.cells[Dest.offset] = {Bytes, AbstractValue::of(C), false};
+    // Copy leaf by leaf: an initializer holding pointers has no byte image.
+    forEachScalar(objects.get(Src.object).global->getInitializer(), 0, layout,
+                  [&](int64_t Off, Constant *Leaf) {
+                    uint64_t Size = storeSize(Leaf->getType());
+                    if (Off >= Src.offset && Off + int64_t(Size) <= Src.offset + int64_t(Bytes))
+                      OS.cells[Dest.offset + (Off - Src.offset)] = {Size, fromConstant(Leaf),
+                                                                     false};
+                  });
     return;
   }
   // Copy the source's static cells that lie wholly inside the copied range.
@@ -1525,6 +1567,7 @@ State Specializer::meetStates(const State &A, const State &B) {
     FrameState Frame;
     Frame.callSite = A.frames[F].callSite;
     Frame.function = A.frames[F].function;
+    Frame.arguments = A.frames[F].arguments;
     for (auto &[V, AV] : A.frames[F].env) {
       auto It = B.frames[F].env.find(V);
       if (It != B.frames[F].env.end())

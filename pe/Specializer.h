@@ -29,8 +29,9 @@ struct SpecializeOptions {
   unsigned maxGrowth = 400000;
   /// Nesting depth of unfolded calls; deeper calls stay residual.
   unsigned maxInlineDepth = 64;
-  /// Unfolded activations of one function on the call stack (bounds recursion).
-  unsigned maxRecursion = 4;
+  /// Unfolded activations of one function on the call stack. Recursion is
+  /// unfolded only while its static arguments change, and at most this deep.
+  unsigned maxRecursion = 64;
   /// Called now and then during long runs (blocks specialized so far).
   std::function<void(unsigned Blocks, unsigned Restarts)> progress;
 };

@@ -8,6 +8,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".c", ".ll"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.respec_bin_dir, "..", "..", "test", "pe")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.respec_bin_dir, config.llvm_bin_dir, config.environment.get("PATH", "")])
