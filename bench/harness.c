@@ -1,0 +1,463 @@
+/*
+ * harness.c — implementation of the benchmark harness (see harness.h and
+ * BENCHMARKS.md for the protocol it follows).
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_VARIANTS = 16 };
+
+/* Sample length and round counts: long enough to swamp timer and scheduling noise,
+ * short enough that a noisy neighbour's burst spoils few samples. */
+#define FULL_SAMPLE_NS 5e6
+#define QUICK_SAMPLE_NS 2e6
+#define FULL_ROUNDS 101
+#define QUICK_ROUNDS 21
+#define FULL_WARMUP_ROUNDS 5
+#define QUICK_WARMUP_ROUNDS 2
+
+struct variant {
+	const char *name;
+	bench_run_fn run;
+	bench_digest_fn digest;
+	void *ctx;
+	uint64_t iterations; /* per sample, from calibration */
+	double *samples;     /* ns per operation, one per round */
+	double median, min;
+};
+
+struct bench_case {
+	const char *name;
+	uint64_t check_iterations;
+	struct variant variants[MAX_VARIANTS];
+	int nvariants;
+};
+
+struct extra {
+	char *key;
+	char *json_value; /* already encoded */
+};
+
+struct bench {
+	const char *benchmark;
+	const char *program;
+	bool quick;
+	const char *json_path;
+	int rounds;
+	double sample_ns;
+	int pinned_cpu; /* -1 when not pinned */
+	clockid_t clock;
+	struct bench_case **cases;
+	int ncases;
+	struct extra *extras;
+	int nextras;
+};
+
+static _Noreturn void die(const struct bench *bench, const char *fmt, ...)
+{
+	va_list args;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", bench->program);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *grow(const struct bench *bench, void *array, size_t count, size_t size)
+{
+	void *grown = realloc(array, (count + 1) * size);
+	if (grown == NULL)
+		die(bench, "out of memory");
+	return grown;
+}
+
+static _Noreturn void usage(const char *program)
+{
+	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N]\n", program);
+	exit(2);
+}
+
+struct bench *bench_create(const char *benchmark, int argc, char **argv)
+{
+	struct bench *bench = calloc(1, sizeof *bench);
+	if (bench == NULL) {
+		perror(argv[0]);
+		exit(1);
+	}
+	bench->benchmark = benchmark;
+	bench->program = argv[0];
+	bench->pinned_cpu = -1;
+	bench->clock = CLOCK_MONOTONIC;
+	int rounds = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0) {
+			bench->quick = true;
+		} else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+			bench->json_path = argv[++i];
+		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+			char *end;
+			rounds = (int)strtol(argv[++i], &end, 10);
+			if (*end != '\0' || rounds < 1)
+				usage(argv[0]);
+		} else {
+			usage(argv[0]);
+		}
+	}
+	bench->rounds = rounds ? rounds : bench->quick ? QUICK_ROUNDS : FULL_ROUNDS;
+	bench->sample_ns = bench->quick ? QUICK_SAMPLE_NS : FULL_SAMPLE_NS;
+	return bench;
+}
+
+bool bench_quick(const struct bench *bench)
+{
+	return bench->quick;
+}
+
+void bench_use_thread_cpu_time(struct bench *bench)
+{
+	bench->clock = CLOCK_THREAD_CPUTIME_ID;
+}
+
+struct bench_case *bench_add_case(struct bench *bench, const char *name)
+{
+	struct bench_case *c = calloc(1, sizeof *c);
+	if (c == NULL)
+		die(bench, "out of memory");
+	c->name = name;
+	c->check_iterations = 1;
+	bench->cases = grow(bench, bench->cases, (size_t)bench->ncases, sizeof *bench->cases);
+	bench->cases[bench->ncases++] = c;
+	return c;
+}
+
+void bench_case_check_iterations(struct bench_case *c, uint64_t iterations)
+{
+	c->check_iterations = iterations ? iterations : 1;
+}
+
+void bench_add_variant(struct bench_case *c, const char *variant, bench_run_fn run,
+		       bench_digest_fn digest, void *ctx)
+{
+	if (c->nvariants == MAX_VARIANTS) {
+		fprintf(stderr, "bench: case '%s' has more than %d variants\n", c->name, MAX_VARIANTS);
+		exit(1);
+	}
+	if (c->nvariants == 0 && strcmp(variant, "generic") != 0) {
+		fprintf(stderr, "bench: case '%s': the first variant must be generic, not '%s'\n",
+			c->name, variant);
+		exit(1);
+	}
+	c->variants[c->nvariants++] = (struct variant){
+		.name = variant, .run = run, .digest = digest, .ctx = ctx
+	};
+}
+
+static char *json_string(const char *text)
+{
+	size_t length = 2;
+	for (const char *p = text; *p; p++)
+		length += 6;
+	char *out = malloc(length + 1), *o = out;
+	if (out == NULL)
+		return NULL;
+	*o++ = '"';
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			o += sprintf(o, "\\%c", *p);
+		else if (*p < 0x20)
+			o += sprintf(o, "\\u%04x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o++ = '"';
+	*o = '\0';
+	return out;
+}
+
+static void add_extra(struct bench *bench, const char *key, char *json_value)
+{
+	char *key_copy = strdup(key);
+	if (json_value == NULL || key_copy == NULL)
+		die(bench, "out of memory");
+	bench->extras = grow(bench, bench->extras, (size_t)bench->nextras, sizeof *bench->extras);
+	bench->extras[bench->nextras++] = (struct extra){ key_copy, json_value };
+}
+
+void bench_extra_number(struct bench *bench, const char *key, double value)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "%.6g", value);
+	add_extra(bench, key, strdup(buf));
+}
+
+void bench_extra_string(struct bench *bench, const char *key, const char *value)
+{
+	add_extra(bench, key, json_string(value));
+}
+
+uint64_t bench_digest_bytes(uint64_t digest, const void *data, size_t nbytes)
+{
+	const unsigned char *bytes = data;
+	for (size_t i = 0; i < nbytes; i++)
+		digest = (digest ^ bytes[i]) * 0x100000001b3ULL;
+	return digest;
+}
+
+static double now_ns(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double time_sample(const struct bench *bench, const struct variant *v,
+			  uint64_t iterations)
+{
+	double start = now_ns(bench->clock);
+	v->run(v->ctx, iterations);
+	return now_ns(bench->clock) - start;
+}
+
+/* Pins to the CPU we are on, so that samples do not migrate between cores. */
+static void pin_to_one_cpu(struct bench *bench)
+{
+	int cpu = sched_getcpu();
+	if (cpu < 0)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set) == 0)
+		bench->pinned_cpu = cpu;
+}
+
+static void cross_check(const struct bench *bench, const struct bench_case *c, const char *when)
+{
+	const struct variant *generic = &c->variants[0];
+	uint64_t expected = generic->digest(generic->ctx);
+	for (int i = 1; i < c->nvariants; i++) {
+		const struct variant *v = &c->variants[i];
+		uint64_t actual = v->digest(v->ctx);
+		if (actual != expected)
+			die(bench,
+			    "case '%s': the output of variant '%s' differs from generic's %s "
+			    "(digest %#llx, generic %#llx); no timings are reported",
+			    c->name, v->name, when, (unsigned long long)actual,
+			    (unsigned long long)expected);
+	}
+}
+
+static uint64_t calibrate(const struct bench *bench, const struct variant *v)
+{
+	uint64_t iterations = 1;
+	for (;;) {
+		double ns = time_sample(bench, v, iterations);
+		/* A quarter of the target is long enough to extrapolate from. */
+		if (ns >= bench->sample_ns / 4 || iterations >= (UINT64_C(1) << 40)) {
+			double scaled = (double)iterations * bench->sample_ns / (ns > 1 ? ns : 1);
+			return scaled < 1 ? 1 : (uint64_t)scaled;
+		}
+		iterations *= 8;
+	}
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void summarize(const struct bench *bench, struct variant *v)
+{
+	double *sorted = malloc((size_t)bench->rounds * sizeof *sorted);
+	if (sorted == NULL)
+		die(bench, "out of memory");
+	memcpy(sorted, v->samples, (size_t)bench->rounds * sizeof *sorted);
+	qsort(sorted, (size_t)bench->rounds, sizeof *sorted, compare_doubles);
+	int n = bench->rounds;
+	v->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	v->min = sorted[0];
+	free(sorted);
+}
+
+static void measure_case(const struct bench *bench, struct bench_case *c)
+{
+	if (c->nvariants == 0)
+		die(bench, "case '%s' has no variants", c->name);
+	/* The outputs must agree before anything is timed. */
+	for (int i = 0; i < c->nvariants; i++)
+		c->variants[i].run(c->variants[i].ctx, c->check_iterations);
+	cross_check(bench, c, "before timing");
+
+	for (int i = 0; i < c->nvariants; i++) {
+		struct variant *v = &c->variants[i];
+		v->iterations = calibrate(bench, v);
+		v->samples = calloc((size_t)bench->rounds, sizeof *v->samples);
+		if (v->samples == NULL)
+			die(bench, "out of memory");
+	}
+	int warmup = bench->quick ? QUICK_WARMUP_ROUNDS : FULL_WARMUP_ROUNDS;
+	for (int round = 0; round < warmup; round++)
+		for (int i = 0; i < c->nvariants; i++)
+			time_sample(bench, &c->variants[i], c->variants[i].iterations);
+	for (int round = 0; round < bench->rounds; round++) {
+		for (int i = 0; i < c->nvariants; i++) {
+			struct variant *v = &c->variants[i];
+			v->samples[round] = time_sample(bench, v, v->iterations) / (double)v->iterations;
+		}
+	}
+	/* Timing ran every variant many more times; a drifting state would show here. */
+	cross_check(bench, c, "after timing");
+	for (int i = 0; i < c->nvariants; i++)
+		summarize(bench, &c->variants[i]);
+}
+
+static void describe_machine(char *out, size_t size)
+{
+	char model[256] = "unknown CPU";
+	FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+	if (cpuinfo != NULL) {
+		char line[512];
+		while (fgets(line, sizeof line, cpuinfo) != NULL) {
+			char *colon = strchr(line, ':');
+			if (strncmp(line, "model name", 10) == 0 && colon != NULL) {
+				char *value = colon + 1 + strspn(colon + 1, " \t");
+				value[strcspn(value, "\n")] = '\0';
+				snprintf(model, sizeof model, "%s", value);
+				break;
+			}
+		}
+		fclose(cpuinfo);
+	}
+	struct utsname uts;
+	const char *kernel = uname(&uts) == 0 ? uts.release : "unknown";
+	snprintf(out, size, "%s, %ld cores, Linux %s", model, sysconf(_SC_NPROCESSORS_ONLN),
+		 kernel);
+}
+
+static const struct variant *find_variant(const struct bench_case *c, const char *name)
+{
+	for (int i = 0; i < c->nvariants; i++)
+		if (strcmp(c->variants[i].name, name) == 0)
+			return &c->variants[i];
+	return NULL;
+}
+
+static void print_table(const struct bench *bench, const char *machine)
+{
+	printf("\n%s on %s", bench->benchmark, machine);
+	if (bench->pinned_cpu >= 0)
+		printf(" (pinned to CPU %d)", bench->pinned_cpu);
+	else
+		printf(" (not pinned)");
+	printf("\n%d interleaved rounds of ~%.0f ms of %s per variant%s\n", bench->rounds,
+	       bench->sample_ns / 1e6,
+	       bench->clock == CLOCK_MONOTONIC ? "wall-clock time" : "thread CPU time",
+	       bench->quick ? ", quick run" : "");
+	for (int ci = 0; ci < bench->ncases; ci++) {
+		const struct bench_case *c = bench->cases[ci];
+		const struct variant *generic = &c->variants[0];
+		const struct variant *respec = find_variant(c, "respec");
+		printf("\ncase %s\n", c->name);
+		printf("  %-14s %14s %14s %12s", "variant", "median ns/op", "min ns/op", "vs generic");
+		if (respec != NULL)
+			printf(" %14s", "time/respec");
+		printf("\n");
+		for (int i = 0; i < c->nvariants; i++) {
+			const struct variant *v = &c->variants[i];
+			printf("  %-14s %14.3f %14.3f %11.2fx", v->name, v->median, v->min,
+			       generic->median / v->median);
+			if (respec != NULL)
+				printf(" %13.2f", v->median / respec->median);
+			printf("\n");
+		}
+	}
+	printf("\n(vs generic: how many times faster than generic, by medians; "
+	       "time/respec: above 1 means respec is faster)\n");
+}
+
+static bool write_json(const struct bench *bench, const char *machine)
+{
+	FILE *out = fopen(bench->json_path, "w");
+	if (out == NULL) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", bench->program, bench->json_path,
+			strerror(errno));
+		return false;
+	}
+	char *name = json_string(bench->benchmark), *machine_json = json_string(machine);
+	fprintf(out, "{\n  \"benchmark\": %s,\n  \"machine\": %s,\n  \"quick\": %s,\n  \"rows\": [",
+		name, machine_json, bench->quick ? "true" : "false");
+	free(name);
+	free(machine_json);
+	const char *separator = "\n";
+	for (int ci = 0; ci < bench->ncases; ci++) {
+		const struct bench_case *c = bench->cases[ci];
+		char *case_json = json_string(c->name);
+		for (int i = 0; i < c->nvariants; i++) {
+			char *variant_json = json_string(c->variants[i].name);
+			fprintf(out,
+				"%s    {\"case\": %s, \"variant\": %s, \"ns_per_op\": %.6g, "
+				"\"ns_per_op_min\": %.6g}",
+				separator, case_json, variant_json, c->variants[i].median,
+				c->variants[i].min);
+			free(variant_json);
+			separator = ",\n";
+		}
+		free(case_json);
+	}
+	fprintf(out, "\n  ],\n  \"extra\": {");
+	separator = "\n";
+	for (int i = 0; i < bench->nextras; i++) {
+		char *key = json_string(bench->extras[i].key);
+		fprintf(out, "%s    %s: %s", separator, key, bench->extras[i].json_value);
+		free(key);
+		separator = ",\n";
+	}
+	fprintf(out, "\n  }\n}\n");
+	if (fclose(out) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", bench->program, bench->json_path,
+			strerror(errno));
+		return false;
+	}
+	printf("wrote %s\n", bench->json_path);
+	return true;
+}
+
+int bench_run(struct bench *bench)
+{
+	pin_to_one_cpu(bench);
+	for (int i = 0; i < bench->ncases; i++) {
+		printf("%s: measuring case %s (%d variants)\n", bench->benchmark,
+		       bench->cases[i]->name, bench->cases[i]->nvariants);
+		fflush(stdout);
+		measure_case(bench, bench->cases[i]);
+	}
+
+	bench_extra_number(bench, "rounds", bench->rounds);
+	bench_extra_number(bench, "sample_ms", bench->sample_ns / 1e6);
+	bench_extra_string(bench, "clock",
+			   bench->clock == CLOCK_MONOTONIC ? "wall (monotonic)" : "thread CPU time");
+	if (bench->pinned_cpu >= 0)
+		bench_extra_number(bench, "pinned_cpu", bench->pinned_cpu);
+	else
+		bench_extra_string(bench, "pinned_cpu", "none");
+
+	char machine[512];
+	describe_machine(machine, sizeof machine);
+	print_table(bench, machine);
+	if (bench->json_path != NULL && !write_json(bench, machine))
+		return 1;
+	return 0;
+}

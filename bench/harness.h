@@ -1,0 +1,72 @@
+/*
+ * harness.h — the benchmark harness every respec case study links.
+ *
+ * It implements the protocol of BENCHMARKS.md once: a benchmark program registers
+ * cases, each with variants (the first must be "generic"); the harness checks that
+ * every variant's output matches generic's before timing anything, calibrates each
+ * variant to samples of a few milliseconds, warms up, runs the variants interleaved
+ * round by round (A B C A B C ...) on one pinned CPU, and reports the median and
+ * minimum ns per operation side by side and in the results JSON.
+ *
+ * A variant is a run function, which performs `iterations` operations, and a digest
+ * function, which summarizes the output the operations left in the variant's
+ * context. The digest must depend only on the case's inputs, not on how many
+ * iterations ran (digest the output of the last operation, say), because it is
+ * compared across variants both before and after timing.
+ */
+#ifndef RESPEC_BENCH_HARNESS_H
+#define RESPEC_BENCH_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*bench_run_fn)(void *ctx, uint64_t iterations);
+typedef uint64_t (*bench_digest_fn)(void *ctx);
+
+struct bench;
+struct bench_case;
+
+/*
+ * Parses the command line: --quick (a reduced run, well under a minute),
+ * --json FILE (write the results file), --rounds N (override the round count).
+ * Exits with a usage message on anything else.
+ */
+struct bench *bench_create(const char *benchmark, int argc, char **argv);
+bool bench_quick(const struct bench *bench);
+
+/*
+ * Times samples by the CPU time of the calling thread instead of the wall clock, so
+ * that time a neighbour holds our CPU does not count. Only for cases that compute
+ * without blocking or waiting on other threads: time spent waiting would vanish.
+ */
+void bench_use_thread_cpu_time(struct bench *bench);
+
+/* Case names are stable identifiers: results are compared across runs by them. */
+struct bench_case *bench_add_case(struct bench *bench, const char *name);
+/*
+ * How many operations each variant runs before the outputs are first compared
+ * (default 1): a case that cycles through n inputs sets n so that the check covers
+ * all of them before any timing.
+ */
+void bench_case_check_iterations(struct bench_case *c, uint64_t iterations);
+/* Variant names follow BENCHMARKS.md (generic, respec, clang-lto, hand, ...). */
+void bench_add_variant(struct bench_case *c, const char *variant, bench_run_fn run,
+		       bench_digest_fn digest, void *ctx);
+
+/* Benchmark-specific figures for the results file's "extra" object. */
+void bench_extra_number(struct bench *bench, const char *key, double value);
+void bench_extra_string(struct bench *bench, const char *key, const char *value);
+
+/*
+ * Cross-checks, times and reports every case. Returns the process exit status:
+ * 0, or non-zero after a clear message if outputs differ or the JSON cannot be
+ * written.
+ */
+int bench_run(struct bench *bench);
+
+/* Folds bytes into a digest (FNV-1a); start from BENCH_DIGEST_INIT. */
+#define BENCH_DIGEST_INIT 0xcbf29ce484222325ULL
+uint64_t bench_digest_bytes(uint64_t digest, const void *data, size_t nbytes);
+
+#endif /* RESPEC_BENCH_HARNESS_H */
