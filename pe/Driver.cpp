@@ -118,7 +118,10 @@ std::vector<Specialized> specializeModule(Module &M, const std::vector<Function 
   std::vector<Specialized> Done;
   for (Function *Spec : Specs)
     Done.push_back({Spec, specialize(*Spec, Info, Options)});
-  // Swap bodies only now: later specs may unfold earlier spec functions.
+  return Done;
+}
+
+void installSpecializedBodies(std::vector<Specialized> &Done) {
   for (Specialized &S : Done) {
     Function *R = S.result.residual;
     S.spec->deleteBody();
@@ -129,8 +132,8 @@ std::vector<Specialized> specializeModule(Module &M, const std::vector<Function 
     S.spec->removeFnAttr(Attribute::OptimizeNone);
     R->eraseFromParent();
     S.result.residual = S.spec;
+    S.result.bindingTimes.clear(); // they named instructions of the old body
   }
-  return Done;
 }
 
 void internalizeForLinking(Module &M, const std::vector<Specialized> &Done) {

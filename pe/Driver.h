@@ -39,10 +39,15 @@ struct Specialized {
   SpecializationResult result;
 };
 
-/// Specializes every spec function and swaps the specialized bodies in.
+/// Specializes every spec function into a new function beside it. The spec
+/// functions keep their generic bodies, so later specs may still unfold them.
 std::vector<Specialized> specializeModule(llvm::Module &M,
                                           const std::vector<llvm::Function *> &Specs,
                                           const SpecializeOptions &Options);
+
+/// Moves each specialized body into its spec function (same name, same
+/// signature) and deletes the generic body.
+void installSpecializedBodies(std::vector<Specialized> &Done);
 
 /// Linkage for an object linked beside the generic one: spec functions stay
 /// exported, generic functions and constants become private copies, mutable

@@ -191,6 +191,7 @@ int run(const CommandLine &CL) {
   if (CL.command == "explain")
     for (Specialized &S : Done)
       Entries.push_back(makeReportEntry(S.spec->getName().str(), S.result));
+  installSpecializedBodies(Done);
   internalizeForLinking(*M, Done);
   optimize(*M, CL.optLevel);
 
