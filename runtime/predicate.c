@@ -1,0 +1,366 @@
+/*
+ * predicate.c — specialization predicates and their guards.
+ *
+ * A predicate lists the slots specialized on it and the SPID fields of the
+ * objects holding its terms. Establishing it arms the SPIDs first (from then on
+ * every guarded store of a term comes here) and then plugs in the specialized
+ * implementations. A guarded store breaks it: respec_guard_begin replugs every
+ * dependent slot to generic in one batch (one grace period) and disarms the
+ * SPIDs; the caller writes the term; respec_guard_end asks the respecialize
+ * callback, if any, for implementations fitted to the new state and plugs
+ * them in (Synthetix's lseek updating is_read rather than unspecializing it).
+ * The predicate's lock is held from begin to end, so "replug, then modify the
+ * term, then respecialize" is one step for every other guard and establish.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dependent {
+	respec_slot *slot;
+	respec_fn specialized;
+};
+
+struct respec_predicate {
+	char *name;
+	pthread_mutex_t lock;
+	_Atomic bool holds; /* atomic only so the stats table can peek unlocked */
+	bool in_guard, guard_broke; /* between respec_guard_begin and _end */
+	pthread_t guard_owner;
+	struct dependent *deps;
+	size_t ndeps;
+	respec_spid **spids;
+	size_t nspids;
+	respec_respecialize_fn respecialize;
+	void *respecialize_arg;
+	_Atomic uint64_t establishes, invalidations, respecializations;
+	struct respec_predicate *next, **prev_next; /* all predicates (registry lock) */
+};
+
+static struct respec_predicate *predicates;
+
+static bool grow(void **array, size_t count, size_t elem)
+{
+	void *bigger = realloc(*array, (count + 1) * elem);
+	if (!bigger)
+		return false;
+	*array = bigger;
+	return true;
+}
+
+respec_predicate *respec_predicate_create(const char *name)
+{
+	if (!name) {
+		respec__fail(EINVAL, "respec_predicate_create: NULL name");
+		return NULL;
+	}
+	respec__init();
+	respec_predicate *pred = calloc(1, sizeof *pred);
+	if (!pred || !(pred->name = strdup(name))) {
+		free(pred);
+		respec__fail(ENOMEM, "respec_predicate_create(\"%s\"): out of memory", name);
+		return NULL;
+	}
+	pthread_mutex_init(&pred->lock, NULL);
+	pthread_mutex_lock(&respec__registry_lock);
+	pred->next = predicates;
+	pred->prev_next = &predicates;
+	if (predicates)
+		predicates->prev_next = &pred->next;
+	predicates = pred;
+	pthread_mutex_unlock(&respec__registry_lock);
+	return pred;
+}
+
+int respec_predicate_destroy(respec_predicate *pred)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_destroy: NULL predicate");
+	pthread_mutex_lock(&pred->lock);
+	if (pred->holds) {
+		pthread_mutex_unlock(&pred->lock);
+		return respec__fail(EBUSY, "respec_predicate_destroy(\"%s\"): still established",
+				    pred->name);
+	}
+	for (size_t i = 0; i < pred->ndeps; i++)
+		atomic_fetch_sub(&pred->deps[i].slot->state->predicate_refs, 1);
+	pthread_mutex_unlock(&pred->lock);
+	pthread_mutex_lock(&respec__registry_lock);
+	*pred->prev_next = pred->next;
+	if (pred->next)
+		pred->next->prev_next = pred->prev_next;
+	pthread_mutex_unlock(&respec__registry_lock);
+	pthread_mutex_destroy(&pred->lock);
+	free(pred->deps);
+	free(pred->spids);
+	free(pred->name);
+	free(pred);
+	return 0;
+}
+
+const char *respec_predicate_name(const respec_predicate *pred)
+{
+	return pred ? pred->name : "(null)";
+}
+
+bool respec_predicate_holds(const respec_predicate *pred)
+{
+	return pred && atomic_load(&pred->holds);
+}
+
+int respec_predicate_add_slot(respec_predicate *pred, respec_slot *slot, respec_fn specialized)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_add_slot: NULL predicate");
+	if (!respec__slot_valid(slot))
+		return respec__fail(EINVAL, "respec_predicate_add_slot(\"%s\"): slot %p is not initialized",
+				    pred->name, (void *)slot);
+	if (!specialized)
+		return respec__fail(EINVAL, "respec_predicate_add_slot(\"%s\", \"%s\"): NULL implementation",
+				    pred->name, slot->state->name);
+	int err = 0;
+	pthread_mutex_lock(&pred->lock);
+	for (size_t i = 0; i < pred->ndeps && !err; i++)
+		if (pred->deps[i].slot == slot)
+			err = respec__fail(EEXIST, "respec_predicate_add_slot(\"%s\"): slot \"%s\" added twice",
+					   pred->name, slot->state->name);
+	if (!err && pred->holds)
+		err = respec__fail(EBUSY, "respec_predicate_add_slot(\"%s\"): predicate is established",
+				   pred->name);
+	if (!err && !grow((void **)&pred->deps, pred->ndeps, sizeof *pred->deps))
+		err = respec__fail(ENOMEM, "respec_predicate_add_slot(\"%s\"): out of memory", pred->name);
+	if (!err) {
+		pred->deps[pred->ndeps++] = (struct dependent){slot, specialized};
+		atomic_fetch_add(&slot->state->predicate_refs, 1);
+	}
+	pthread_mutex_unlock(&pred->lock);
+	return err;
+}
+
+int respec_predicate_watch(respec_predicate *pred, respec_spid *spid)
+{
+	if (!pred || !spid)
+		return respec__fail(EINVAL, "respec_predicate_watch: NULL argument");
+	int err = 0;
+	pthread_mutex_lock(&pred->lock);
+	for (size_t i = 0; i < pred->nspids && !err; i++)
+		if (pred->spids[i] == spid)
+			err = respec__fail(EEXIST, "respec_predicate_watch(\"%s\"): SPID %p watched twice",
+					   pred->name, (void *)spid);
+	if (!err && !grow((void **)&pred->spids, pred->nspids, sizeof *pred->spids))
+		err = respec__fail(ENOMEM, "respec_predicate_watch(\"%s\"): out of memory", pred->name);
+	if (!err) {
+		pred->spids[pred->nspids++] = spid;
+		if (pred->holds)
+			atomic_store_explicit(spid, pred, memory_order_seq_cst);
+	}
+	pthread_mutex_unlock(&pred->lock);
+	return err;
+}
+
+int respec_predicate_set_respecialize(respec_predicate *pred, respec_respecialize_fn fn, void *arg)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_set_respecialize: NULL predicate");
+	pthread_mutex_lock(&pred->lock);
+	pred->respecialize = fn;
+	pred->respecialize_arg = arg;
+	pthread_mutex_unlock(&pred->lock);
+	return 0;
+}
+
+static void arm_spids(respec_predicate *pred, respec_predicate *value)
+{
+	/* Sequentially consistent so that arming is ordered before the publish of
+	 * specialized code that follows (writers load the SPID relaxed: a store
+	 * racing with establishment is the user's documented responsibility). */
+	for (size_t i = 0; i < pred->nspids; i++)
+		atomic_store_explicit(pred->spids[i], value, memory_order_seq_cst);
+}
+
+/* Plugs `fns` (one per dependent; NULL entries skipped) into the dependents. */
+static int replug_dependents(respec_predicate *pred, const respec_fn *fns, bool invalidation)
+{
+	respec_slot *stack_slots[8] = {0};
+	respec_fn stack_fns[8] = {0};
+	respec_slot **slots = pred->ndeps <= 8 ? stack_slots : malloc(pred->ndeps * sizeof *slots);
+	respec_fn *chosen = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *chosen);
+	int err = 0;
+	if (!slots || !chosen) {
+		err = respec__fail(ENOMEM, "predicate \"%s\": out of memory", pred->name);
+		goto out;
+	}
+	size_t count = 0;
+	for (size_t i = 0; i < pred->ndeps; i++) {
+		if (!fns[i])
+			continue;
+		slots[count] = pred->deps[i].slot;
+		chosen[count++] = fns[i];
+	}
+	err = respec__replug_many(slots, chosen, count, invalidation);
+out:
+	if (slots != stack_slots)
+		free(slots);
+	if (chosen != stack_fns)
+		free(chosen);
+	return err;
+}
+
+static int to_generic(respec_predicate *pred)
+{
+	respec_fn stack_fns[8] = {0};
+	respec_fn *fns = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *fns);
+	if (!fns)
+		return respec__fail(ENOMEM, "predicate \"%s\": out of memory", pred->name);
+	for (size_t i = 0; i < pred->ndeps; i++)
+		fns[i] = pred->deps[i].slot->state->generic;
+	int err = replug_dependents(pred, fns, true);
+	if (fns != stack_fns)
+		free(fns);
+	if (err)
+		return err;
+	arm_spids(pred, NULL);
+	pred->holds = false;
+	pred->invalidations++;
+	return 0;
+}
+
+int respec_predicate_establish(respec_predicate *pred)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_establish: NULL predicate");
+	int err = respec__check_can_wait("respec_predicate_establish");
+	if (err)
+		return err;
+	pthread_mutex_lock(&pred->lock);
+	if (pred->holds)
+		err = respec__fail(EALREADY, "respec_predicate_establish(\"%s\"): already established",
+				   pred->name);
+	else if (pred->ndeps == 0)
+		err = respec__fail(EINVAL, "respec_predicate_establish(\"%s\"): no slots depend on it",
+				   pred->name);
+	if (!err) {
+		respec_fn stack_fns[8] = {0};
+		respec_fn *fns = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *fns);
+		if (!fns) {
+			err = respec__fail(ENOMEM, "respec_predicate_establish(\"%s\"): out of memory",
+					   pred->name);
+		} else {
+			for (size_t i = 0; i < pred->ndeps; i++)
+				fns[i] = pred->deps[i].specialized;
+			arm_spids(pred, pred);
+			err = replug_dependents(pred, fns, false);
+			if (err) {
+				arm_spids(pred, NULL);
+			} else {
+				pred->holds = true;
+				pred->establishes++;
+			}
+			if (fns != stack_fns)
+				free(fns);
+		}
+	}
+	pthread_mutex_unlock(&pred->lock);
+	return err;
+}
+
+int respec_predicate_invalidate(respec_predicate *pred)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_invalidate: NULL predicate");
+	int err = respec__check_can_wait("respec_predicate_invalidate");
+	if (err)
+		return err;
+	pthread_mutex_lock(&pred->lock);
+	if (pred->holds)
+		err = to_generic(pred);
+	pthread_mutex_unlock(&pred->lock);
+	return err;
+}
+
+int respec_guard_begin(respec_predicate *pred)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_guard_begin: NULL predicate");
+	int err = respec__check_can_wait("guarded store");
+	if (err)
+		return err;
+	pthread_mutex_lock(&pred->lock);
+	/* Another guard may have broken it while we waited for the lock; then the
+	 * store needs no replug (no specialized code is plugged in). */
+	bool broke = pred->holds;
+	if (broke && (err = to_generic(pred)) != 0) {
+		pthread_mutex_unlock(&pred->lock);
+		return err;
+	}
+	pred->in_guard = true;
+	pred->guard_broke = broke;
+	pred->guard_owner = pthread_self();
+	return 0;
+}
+
+int respec_guard_end(respec_predicate *pred)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_guard_end: NULL predicate");
+	/* Reading in_guard unlocked is fine for the owner (it set it); any other
+	 * thread sees a different guard_owner or false. */
+	if (!pred->in_guard || !pthread_equal(pred->guard_owner, pthread_self()))
+		return respec__fail(EPERM, "respec_guard_end(\"%s\"): no respec_guard_begin in this thread",
+				    pred->name);
+	pred->in_guard = false;
+	int err = 0;
+	if (pred->guard_broke && pred->respecialize) {
+		respec_fn stack_fns[8] = {0};
+		respec_fn *fns = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *fns);
+		if (!fns) {
+			err = respec__fail(ENOMEM, "respec_guard_end(\"%s\"): out of memory", pred->name);
+		} else {
+			bool any = false;
+			for (size_t i = 0; i < pred->ndeps; i++) {
+				fns[i] = pred->respecialize(pred, pred->deps[i].slot, pred->respecialize_arg);
+				any |= fns[i] != NULL;
+			}
+			if (any) {
+				arm_spids(pred, pred);
+				err = replug_dependents(pred, fns, false);
+				if (err) {
+					arm_spids(pred, NULL);
+				} else {
+					pred->holds = true;
+					pred->respecializations++;
+				}
+			}
+			if (fns != stack_fns)
+				free(fns);
+		}
+	}
+	pthread_mutex_unlock(&pred->lock);
+	return err;
+}
+
+void respec__predicates_print(FILE *out)
+{
+	pthread_mutex_lock(&respec__registry_lock);
+	if (predicates)
+		fprintf(out, "%-24s %6s %12s %13s %17s\n", "predicate", "holds", "establishes",
+			"invalidations", "respecializations");
+	for (respec_predicate *p = predicates; p; p = p->next)
+		fprintf(out, "%-24s %6s %12llu %13llu %17llu\n", p->name, p->holds ? "yes" : "no",
+			(unsigned long long)atomic_load(&p->establishes),
+			(unsigned long long)atomic_load(&p->invalidations),
+			(unsigned long long)atomic_load(&p->respecializations));
+	pthread_mutex_unlock(&respec__registry_lock);
+}
+
+/* Fork child: a guard cut short in another thread leaves its slots generic
+ * (see respec__slots_fork_child); its lock is reset. */
+void respec__predicates_fork_child(void)
+{
+	for (respec_predicate *p = predicates; p; p = p->next) {
+		pthread_mutex_init(&p->lock, NULL);
+		p->in_guard = false;
+	}
+}
