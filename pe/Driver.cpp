@@ -117,7 +117,8 @@ std::vector<Specialized> specializeModule(Module &M, const std::vector<Function 
   ModuleInfo Info(M);
   std::vector<Specialized> Done;
   for (Function *Spec : Specs)
-    Done.push_back({Spec, specialize(*Spec, Info, Options)});
+    Done.push_back({Spec, specialize(*Spec, Info, Options),
+                    Spec->getSubprogram() ? Spec->getSubprogram()->getLine() : 0});
   return Done;
 }
 
@@ -245,12 +246,11 @@ void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPa
       H << Line << "\n";
   H << "\n";
   for (const Specialized &S : Done) {
-    DISubprogram *SP = S.spec->getSubprogram();
-    if (!SP || SP->getLine() == 0 || SP->getLine() > Lines.size())
+    if (S.declarationLine == 0 || S.declarationLine > Lines.size())
       throw SpecError(SpecPath, "cannot find the declaration of '" +
                                     S.spec->getName().str() + "' for the header");
     std::string Decl;
-    for (size_t L = SP->getLine() - 1; L < Lines.size(); ++L) {
+    for (size_t L = S.declarationLine - 1; L < Lines.size(); ++L) {
       size_t Brace = Lines[L].find('{');
       Decl += Lines[L].substr(0, Brace) + (Brace == std::string::npos ? "\n" : "");
       if (Brace != std::string::npos)

@@ -37,6 +37,7 @@ std::vector<llvm::Function *> findSpecFunctions(llvm::Module &M,
 struct Specialized {
   llvm::Function *spec;
   SpecializationResult result;
+  unsigned declarationLine = 0; ///< of the spec function, in the spec file
 };
 
 /// Specializes every spec function into a new function beside it. The spec
