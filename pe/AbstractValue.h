@@ -18,7 +18,8 @@
 //                     a dynamic pointer can be found again.
 //
 // A static value may carry an Origin: the loop header and loop-carried slot it
-// came from. When such a value meets a dynamic one in a comparison, the loop is
+// came from, and a programData mark: it was read from known memory (a program,
+// a table), which is what an interpreter's jump targets are made of. When such a value meets a dynamic one in a comparison, the loop is
 // controlled by dynamic data, and the specializer stops unrolling it (see
 // Specializer.cpp, "generalization").
 //
@@ -61,6 +62,9 @@ struct AbstractValue {
   llvm::Value *dynamicRoot = nullptr; ///< Dynamic pointers: root pointer ...
   int64_t dynamicRootOffset = 0;      ///< ... plus this static offset
   Origin origin;
+  /// Read from memory whose contents are known (a program, a table), or
+  /// computed from such a value: an interpreter's operands and jump offsets.
+  bool programData = false;
 
   static AbstractValue dynamic(llvm::Value *V) {
     AbstractValue A;

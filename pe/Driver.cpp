@@ -36,8 +36,13 @@ static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &F
     throw SpecError(File, "no such file");
   std::string Out = TempDir + "/" + sys::path::stem(File).str() + "." +
                     std::to_string(std::hash<std::string>()(File)) + ".bc";
+  // -O2 without LLVM passes: optimizable IR exactly as the front end wrote it.
+  // No lifetime markers: the specializer drops them anyway, and without them
+  // clang does not route returns from inner scopes through shared cleanup
+  // blocks, where paths with different static states would meet.
   std::vector<std::string> Args = {clangPath(), "-c", "-emit-llvm", "-O2", "-Xclang",
-                                   "-disable-llvm-passes", "-gline-tables-only",
+                                   "-disable-llvm-passes", "-Xclang",
+                                   "-disable-lifetime-markers", "-gline-tables-only",
                                    "-fno-discard-value-names", "-D__RESPEC_PE__",
                                    "-I" RESPEC_INCLUDE_DIR};
   Args.insert(Args.end(), In.clangFlags.begin(), In.clangFlags.end());

@@ -99,6 +99,7 @@ ObjectId ObjectTable::forStackSlot(const AllocaInst *Site, unsigned Context,
   if (Inserted) {
     Object O;
     O.base = ResidualBase;
+    O.site = Site;
     O.size = Size;
     objects.push_back(O);
   }

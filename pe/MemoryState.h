@@ -70,6 +70,7 @@ public:
   struct Object {
     llvm::Value *base = nullptr;           ///< residual alloca or the global itself
     llvm::GlobalVariable *global = nullptr;
+    const llvm::AllocaInst *site = nullptr; ///< stack objects: allocation site
     uint64_t size = 0;
     bool constantContents = false;         ///< a constant global
     std::vector<std::pair<int64_t, uint64_t>> staticRanges; ///< respec_static_memory

@@ -30,14 +30,21 @@
 // creation order, blocks in reverse post-order); a block whose entry state gets
 // lower is specialized again, until nothing changes.
 //
+// Variants. Within a context, paths that disagree on *program data* (a static
+// value read from known memory, such as an interpreter's jump offsets, or a
+// pointer into it) do not meet: the join block gets one variant per value, so a
+// dynamic choice between two static program counters (`pc += c ? jt : jf`)
+// keeps both static ("The Trick" of partial evaluation).
+//
 // Generalization. A loop whose iteration count depends on dynamic data would
-// unroll forever. Static values read at a loop header carry an Origin; when one
-// meets a dynamic value in the loop's own test (a comparison in its header or a
-// latch), its slot is *tainted*. If a tainted slot
-// changes from one iteration to the next, the loop is under dynamic control: its
-// header is marked dynamic (no iteration contexts, all loop-carried values meet)
-// and specialization restarts. The budgets --max-unroll and --max-growth do the
-// same for loops that are merely too long; they are reported as budget hits.
+// unroll forever. Two signs tell: the loop's own test (a branch that leaves the
+// loop from a block every iteration runs) is dynamic while the static state keeps
+// changing; or a static loop-carried value (it carries an Origin) meets dynamic
+// data in a comparison there, and changes from one iteration to the next. Then
+// the loop is under dynamic control: its header is marked dynamic (no iteration
+// contexts, all loop-carried values meet) and specialization restarts. The
+// budgets --max-unroll and --max-growth do the same for loops that are merely
+// too long; they are reported as budget hits.
 //
 //===----------------------------------------------------------------------===//
 #include "Specializer.h"
@@ -72,18 +79,7 @@ struct FrameState {
   std::map<Value *, AbstractValue> env;
 };
 
-/// Whether two activations look alike to the specializer: the same static
-/// arguments and the same dynamic ones. Unfolding such a recursion makes no
-/// progress.
-bool sameArgumentPattern(const std::vector<AbstractValue> &A,
-                         const std::vector<AbstractValue> &B) {
-  if (A.size() != B.size())
-    return false;
-  for (size_t I = 0; I < A.size(); ++I)
-    if (A[I].isStatic() ? !A[I].sameStatic(B[I]) : B[I].isStatic())
-      return false;
-  return true;
-}
+
 
 struct State {
   std::vector<FrameState> frames;
@@ -103,9 +99,9 @@ struct State {
 bool operator==(const FrameState &A, const FrameState &B) { return A.env == B.env; }
 
 struct ContextElement {
-  enum Kind : uint8_t { Call, Loop } kind;
-  const void *site;   ///< CallBase* or loop header BasicBlock*
-  unsigned iteration; ///< Loop only
+  enum Kind : uint8_t { Call, Loop, Variant } kind;
+  const void *site;   ///< CallBase*, loop header or join BasicBlock*
+  unsigned iteration; ///< Loop: iteration number; Variant: variant number
   bool operator<(const ContextElement &O) const {
     return std::tie(kind, site, iteration) < std::tie(O.kind, O.site, O.iteration);
   }
@@ -164,12 +160,13 @@ private:
   // Survive restarts.
   std::set<const BasicBlock *> dynamicHeaders;
   std::map<const BasicBlock *, std::set<SlotId>> taintedSlots;
-  std::vector<Note> notes;
-  std::set<std::pair<const void *, std::string>> notedOnce;
+  std::vector<Note> generalizations; ///< why loops were kept residual
   unsigned restarts = 0;
   unsigned budgetHits = 0;
 
   // Per attempt.
+  std::vector<Note> notes; ///< constructs kept residual, from the final attempt
+  std::set<std::pair<const void *, std::string>> notedOnce;
   Function *residual = nullptr;
   BasicBlock *residualEntry = nullptr;
   ObjectTable objects;
@@ -178,6 +175,12 @@ private:
   std::vector<std::vector<uint32_t>> contextPriority;
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> iterationIds;
   std::map<std::pair<unsigned, const BasicBlock *>, unsigned> iterationCounts;
+  /// Variants of a join block kept apart because they disagree on program
+  /// data: (context, block, key) -> variant number.
+  std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
+  std::map<std::pair<unsigned, const BasicBlock *>, unsigned> variantCounts;
+  /// Iteration contexts whose loop test (in the header or a latch) was dynamic.
+  std::set<unsigned> iterationsWithDynamicTest;
   std::map<std::pair<const BasicBlock *, unsigned>, std::unique_ptr<SpecBlock>> blocks;
   std::set<std::pair<std::vector<uint32_t>, unsigned>> worklist;
   std::map<unsigned, SpecBlock *> blocksById;
@@ -208,6 +211,9 @@ private:
   std::string iterationKey(const State &S);
   void checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
                          const State &Out);
+  void noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors);
+  bool isProgramCounter(const AbstractValue &A) const;
+  std::string programCounterKey(const State &Entry, const State &Arriving);
   void markHeaderDynamic(const BasicBlock *Header, const std::string &Why, bool BudgetHit);
   void collectGarbage(State &S);
   State normalizeForEntry(const State &S);
@@ -242,6 +248,8 @@ private:
   void evaluateStaticMemory(CallBase &I);
   void residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
                     Value *Callee);
+  bool sameArgumentPattern(const std::vector<AbstractValue> &A,
+                           const std::vector<AbstractValue> &B) const;
   void unfoldCall(CallBase &I, Function &Callee, const std::vector<AbstractValue> &Args);
   void evaluateReturn(ReturnInst &I);
   void evaluateBranch(BranchInst &I);
@@ -302,11 +310,16 @@ void Specializer::reset() {
   contextPriority.clear();
   iterationIds.clear();
   iterationCounts.clear();
+  variantIds.clear();
+  variantCounts.clear();
+  iterationsWithDynamicTest.clear();
   blocks.clear();
   blocksById.clear();
   worklist.clear();
   residualInstructions = 0;
   processedBlocks = 0;
+  notes.clear();
+  notedOnce.clear();
 }
 
 void Specializer::attempt() {
@@ -355,8 +368,8 @@ unsigned Specializer::internContext(const ContextPath &Path) {
         auto *Site = static_cast<const CallBase *>(E.site);
         Priority.push_back(info.get(Site->getFunction()).rpoIndex.lookup(Site->getParent()));
       } else {
-        auto *Header = static_cast<const BasicBlock *>(E.site);
-        Priority.push_back(info.get(Header->getParent()).rpoIndex.lookup(Header));
+        auto *Block = static_cast<const BasicBlock *>(E.site);
+        Priority.push_back(info.get(Block->getParent()).rpoIndex.lookup(Block));
         Priority.push_back(E.iteration);
       }
     }
@@ -550,14 +563,27 @@ void Specializer::propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue>
   if (!Result.isStatic())
     return;
   for (const AbstractValue &Op : Operands)
+    Result.programData |= Op.programData;
+  for (const AbstractValue &Op : Operands)
     if (Op.origin) {
       Result.origin = Op.origin;
       return;
     }
 }
 
+/// Whether Block can hold the loop's own test: it runs on every iteration (it
+/// dominates every latch), as the header, a `do ... while` latch or the end of a
+/// short-circuit `for (...; a && b; ...)` condition do. A check inside one case
+/// of an interpreter's switch is part of an instruction, not the loop's test.
+static bool isLoopTestBlock(const Loop &L, const BasicBlock *Block,
+                            const DominatorTree &DT) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  return llvm::all_of(Latches, [&](BasicBlock *Latch) { return DT.dominates(Block, Latch); });
+}
+
 /// A static loop-carried value compared with dynamic data in the loop's own
-/// test (its header or a latch, where for/while/do put it) means the trip count
+/// test (see isLoopTestBlock) means the trip count
 /// is dynamic. The same comparison elsewhere in the body (a bounds check, an
 /// early exit on bad input) says nothing about the trip count.
 void Specializer::taintIfLoopTest(const CmpInst &I, const AbstractValue &A) {
@@ -566,8 +592,9 @@ void Specializer::taintIfLoopTest(const CmpInst &I, const AbstractValue &A) {
   const BasicBlock *Header = A.origin.header;
   if (Header->getParent() != I.getFunction())
     return;
-  const Loop *L = info.get(I.getFunction()).loopWithHeader(Header);
-  if (L && (I.getParent() == Header || L->isLoopLatch(I.getParent())))
+  const FunctionInfo &FI = info.get(I.getFunction());
+  const Loop *L = FI.loopWithHeader(Header);
+  if (L && isLoopTestBlock(*L, I.getParent(), *FI.domTree))
     taintedSlots[Header].insert(A.origin.slot);
 }
 
@@ -707,6 +734,11 @@ void Specializer::evaluateCompare(CmpInst &I) {
   }
   // Pointers into known objects compare statically: same object by offset,
   // different objects or null never equal.
+  if (!I.isEquality() && L.kind == AbstractValue::ObjectPointer &&
+      R.kind == AbstractValue::ObjectPointer && L.object == R.object) {
+    APInt A(64, L.offset, true), B(64, R.offset, true);
+    return Decide(ICmpInst::compare(A, B, I.getPredicate()));
+  }
   if (I.isEquality() && L.refersToObject() && R.refersToObject()) {
     bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
     if (L.object != R.object)
@@ -853,8 +885,11 @@ void Specializer::evaluateLoad(LoadInst &I) {
       const ObjectTable::Object &Obj = objects.get(Addr.object);
       if (objects.isStaticRange(Addr.object, Addr.offset, storeSize(I.getType())))
         if (Constant *C = ConstantFoldLoadFromConst(Obj.global->getInitializer(), I.getType(),
-                                                    APInt(64, Addr.offset), layout))
-          return Evaluated(fromConstant(C));
+                                                    APInt(64, Addr.offset), layout)) {
+          AbstractValue Loaded = fromConstant(C);
+          Loaded.programData = true;
+          return Evaluated(Loaded);
+        }
       auto It = state.memory.objects.find(Addr.object);
       if (It != state.memory.objects.end())
         if (auto V = loadFromCells(It->second, Addr.offset, I.getType()))
@@ -985,6 +1020,29 @@ void Specializer::evaluateCall(CallBase &I) {
     }
   }
   residualCall(I, Args, Callee);
+}
+
+/// Whether two activations look alike to the specializer: the same static
+/// arguments (a pointer to a callee's stack object counts by allocation site:
+/// each level of a recursion has its own) and the same dynamic ones. Unfolding
+/// such a recursion makes no progress.
+bool Specializer::sameArgumentPattern(const std::vector<AbstractValue> &A,
+                                      const std::vector<AbstractValue> &B) const {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I].kind != B[I].kind)
+      return false;
+    if (A[I].refersToObject()) {
+      const ObjectTable::Object &OA = objects.get(A[I].object), &OB = objects.get(B[I].object);
+      bool SameSite = A[I].object == B[I].object || (OA.site && OA.site == OB.site);
+      if (!SameSite || (A[I].kind == AbstractValue::ObjectPointer && A[I].offset != B[I].offset))
+        return false;
+    } else if (A[I].kind == AbstractValue::Constant && A[I].constant != B[I].constant) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
@@ -1240,8 +1298,11 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
                   [&](int64_t Off, Constant *Leaf) {
                     uint64_t Size = storeSize(Leaf->getType());
                     if (Off >= Src.offset && Off + int64_t(Size) <= Src.offset + int64_t(Bytes))
-                      OS.cells[Dest.offset + (Off - Src.offset)] = {Size, fromConstant(Leaf),
-                                                                     false};
+                    {
+                      AbstractValue Copied = fromConstant(Leaf);
+                      Copied.programData = true;
+                      OS.cells[Dest.offset + (Off - Src.offset)] = {Size, Copied, false};
+                    }
                   });
     return;
   }
@@ -1324,6 +1385,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
+  noteDynamicLoopTest({I.getSuccessor(0), I.getSuccessor(1)});
   BasicBlock *Taken = branchTo(I.getSuccessor(0));
   BasicBlock *NotTaken = branchTo(I.getSuccessor(1));
   builder->CreateCondBr(Residual, Taken, NotTaken)->setDebugLoc(I.getDebugLoc());
@@ -1343,6 +1405,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
+  noteDynamicLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)));
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   BasicBlock *Default = branchTo(I.getDefaultDest());
   for (auto &Case : I.cases())
@@ -1358,6 +1421,23 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
 BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetContext) {
   SpecBlock &T = blockFor(Target, TargetContext);
   State Entry = normalizeForEntry(Out);
+  // "The Trick" for interpreters: a dynamic choice between pieces of static
+  // program data (`pc += A > k ? jt : jf`) must not meet into one dynamic
+  // value. Paths that disagree on program data go to separate variants of the
+  // join block instead.
+  if (T.entry && !info.get(Target->getParent()).loopWithHeader(Target)) {
+    std::string Key = programCounterKey(*T.entry, Entry);
+    if (!Key.empty()) {
+      auto [It, New] = variantIds.try_emplace({TargetContext, Target, Key}, 0);
+      if (New)
+        It->second = variantCounts[{TargetContext, Target}]++;
+      if (It->second < options.maxUnroll) {
+        ContextPath Path = contexts[TargetContext];
+        Path.push_back({ContextElement::Variant, Target, It->second});
+        return addEdge(Target, std::move(Out), internContext(Path));
+      }
+    }
+  }
   current->outEdges.push_back({&T, std::move(Out)});
   if (!T.entry) {
     T.entry = std::move(Entry);
@@ -1375,6 +1455,16 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
 unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   ContextPath Path = contexts[current->context];
   const FunctionInfo &FI = info.get(Succ->getParent());
+  // Join variants last until the next loop header or loop exit, where the
+  // iteration key (which includes the values they disagreed on) takes over.
+  size_t End = Path.size();
+  while (End > 0 && Path[End - 1].kind == ContextElement::Variant)
+    --End;
+  bool LeavesLoop = End > 0 && Path[End - 1].kind == ContextElement::Loop &&
+                    !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path[End - 1].site))
+                         ->contains(Succ);
+  if (FI.loopWithHeader(Succ) || LeavesLoop)
+    Path.resize(End);
   // Leaving a loop ends its iteration context.
   while (!Path.empty() && Path.back().kind == ContextElement::Loop &&
          !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path.back().site))
@@ -1385,12 +1475,19 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
                   Path.back().site == Succ;
+  bool DynamicTest = false;
   if (BackEdge) {
-    checkTaintedSlots(Succ, internContext(Path), Out);
+    unsigned Iteration = internContext(Path);
+    checkTaintedSlots(Succ, Iteration, Out);
+    DynamicTest = iterationsWithDynamicTest.count(Iteration);
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
   auto [It, New] = iterationIds.try_emplace({Parent, Succ, iterationKey(Out)}, 0);
+  if (New && DynamicTest)
+    markHeaderDynamic(Succ, "loop under dynamic control (its test depends on run-time data "
+                            "while its static state keeps changing): kept residual",
+                      false);
   if (New) {
     unsigned &Count = iterationCounts[{Parent, Succ}];
     It->second = Count++;
@@ -1484,11 +1581,77 @@ void Specializer::checkTaintedSlots(const BasicBlock *Header, unsigned Iteration
   }
 }
 
+/// Called for a residual conditional branch: if it is the loop's own test (see
+/// isLoopTestBlock; with a successor outside the loop), this iteration is
+/// controlled by run-time data.
+void Specializer::noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors) {
+  const BasicBlock *Block = current->original;
+  const FunctionInfo &FI = info.get(Block->getParent());
+  const Loop *L = FI.loops->getLoopFor(Block);
+  if (!L || !isLoopTestBlock(*L, Block, *FI.domTree))
+    return;
+  if (llvm::all_of(Successors, [&](BasicBlock *S) { return L->contains(S); }))
+    return;
+  ContextPath Path = contexts[current->context];
+  while (!Path.empty() && !(Path.back().kind == ContextElement::Loop &&
+                            Path.back().site == L->getHeader())) {
+    if (Path.back().kind == ContextElement::Call)
+      return; // the loop is not unrolled in this frame
+    Path.pop_back();
+  }
+  if (!Path.empty())
+    iterationsWithDynamicTest.insert(internContext(Path));
+}
+
+/// Program data: a static pointer into memory whose contents are known (an
+/// interpreter's program counter), or a static value read from such memory
+/// (its operands and jump offsets).
+bool Specializer::isProgramCounter(const AbstractValue &A) const {
+  if (!A.isStatic())
+    return false;
+  if (A.programData)
+    return true;
+  if (A.kind != AbstractValue::ObjectPointer)
+    return false;
+  const ObjectTable::Object &Obj = objects.get(A.object);
+  return Obj.global && (Obj.constantContents || !Obj.staticRanges.empty());
+}
+
+/// The program-counter values of Arriving that Entry disagrees on, as a key; ""
+/// when they agree (the states may meet).
+std::string Specializer::programCounterKey(const State &Entry, const State &Arriving) {
+  std::string Key;
+  raw_string_ostream OS(Key);
+  for (size_t F = 0; F < Entry.frames.size() && F < Arriving.frames.size(); ++F)
+    for (auto &[V, Old] : Entry.frames[F].env) {
+      auto It = Arriving.frames[F].env.find(V);
+      if (It != Arriving.frames[F].env.end() && isProgramCounter(Old) &&
+          isProgramCounter(It->second) && !Old.sameStatic(It->second))
+        OS << F << ':' << static_cast<const void *>(V) << '=' << It->second.object << '+'
+           << It->second.offset << '/' << static_cast<const void *>(It->second.constant)
+           << ';';
+    }
+  for (auto &[Id, Obj] : Entry.memory.objects) {
+    auto It = Arriving.memory.objects.find(Id);
+    if (It == Arriving.memory.objects.end())
+      continue;
+    for (auto &[Off, Old] : Obj.cells) {
+      auto C = It->second.cells.find(Off);
+      if (C != It->second.cells.end() && isProgramCounter(Old.value) &&
+          isProgramCounter(C->second.value) && !Old.value.sameStatic(C->second.value))
+        OS << '#' << Id << '+' << Off << '=' << C->second.value.object << '+'
+           << C->second.value.offset << '/'
+           << static_cast<const void *>(C->second.value.constant) << ';';
+    }
+  }
+  return OS.str();
+}
+
 void Specializer::markHeaderDynamic(const BasicBlock *Header, const std::string &Why,
                                     bool BudgetHit) {
   dynamicHeaders.insert(Header);
   const Loop *L = info.get(Header->getParent()).loopWithHeader(Header);
-  notes.push_back({L->getStartLoc(), Why});
+  generalizations.push_back({L->getStartLoc(), Why});
   if (BudgetHit)
     ++budgetHits;
   throw RestartRequest();
@@ -1541,10 +1704,11 @@ State Specializer::normalizeForEntry(const State &S) {
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
                                       std::set<ObjectId> &Escaped) {
-  if (A == B)
-    return A;
-  if (A.sameStatic(B))
-    return A;
+  if (A.sameStatic(B) || A == B) {
+    AbstractValue R = A;
+    R.programData = A.programData && B.programData;
+    return R;
+  }
   if (A.refersToObject() && B.refersToObject() && A.object == B.object)
     return AbstractValue::pointerDyn(A.object, nullptr);
   AbstractValue R = AbstractValue::dynamic(nullptr);
@@ -1666,7 +1830,8 @@ SpecializationResult Specializer::collectResult() {
   R.stats.loopsKeptResidual = dynamicHeaders.size();
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
-  R.notes = notes;
+  R.notes = generalizations;
+  R.notes.insert(R.notes.end(), notes.begin(), notes.end());
   return R;
 }
 

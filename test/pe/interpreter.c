@@ -34,7 +34,7 @@ static const struct insn program[] = {
 // CHECK: add nsw i32 %x, %acc
 // CHECK: mul nsw i32 {{.*}}, 3
 // CHECK: icmp slt i32
-// CHECK-DAG: i32 100
+// CHECK-DAG: , 100
 // CHECK-DAG: i32 -100
 // CHECK: ret i32
 RESPEC_SPECIALIZE int run(int acc, int x) { return interpret(program, acc, x); }
