@@ -2,6 +2,7 @@
 #include "Driver.h"
 #include "Diagnostics.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IRReader/IRReader.h"
@@ -233,6 +234,24 @@ void writeOutput(Module &M, const std::string &Path, bool EmitLLVM) {
     return;
   }
   writeFileAtomically(Path, OS.str());
+}
+
+void writeEmbeddedBitcode(const Module &M, const std::string &Name, const std::string &Path) {
+  SmallVector<char, 0> Bitcode;
+  raw_svector_ostream BitcodeStream(Bitcode);
+  WriteBitcodeToFile(M, BitcodeStream);
+  LLVMContext Ctx;
+  Module Holder("respec-embedded-" + Name, Ctx);
+  Holder.setTargetTriple(M.getTargetTriple());
+  Constant *Bytes = ConstantDataArray::get(
+      Ctx, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bitcode.data()), Bitcode.size()));
+  auto *Data = new GlobalVariable(Holder, Bytes->getType(), true, GlobalValue::ExternalLinkage,
+                                  Bytes, "respec_bitcode_" + Name);
+  Data->setAlignment(Align(16));
+  new GlobalVariable(Holder, Type::getInt64Ty(Ctx), true, GlobalValue::ExternalLinkage,
+                     ConstantInt::get(Type::getInt64Ty(Ctx), Bitcode.size()),
+                     "respec_bitcode_" + Name + "_size");
+  writeOutput(Holder, Path, false);
 }
 
 void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPath,

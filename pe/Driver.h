@@ -66,6 +66,11 @@ void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
 void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPath,
                  const std::string &HeaderPath);
 
+/// Writes an object defining respec_bitcode_NAME (the bitcode of M) and
+/// respec_bitcode_NAME_size, for run-time specialization (respec/jit.h).
+void writeEmbeddedBitcode(const llvm::Module &M, const std::string &Name,
+                          const std::string &Path);
+
 /// Replaces Path atomically with Contents.
 void writeFileAtomically(const std::string &Path, const std::string &Contents);
 

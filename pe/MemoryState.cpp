@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemoryState.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
 
 using namespace llvm;
 
@@ -86,10 +88,24 @@ ObjectId ObjectTable::forGlobal(GlobalVariable *G, const DataLayout &DL) {
     O.base = G;
     O.global = G;
     O.size = DL.getTypeAllocSize(G->getValueType());
-    O.constantContents = G->isConstant() && G->hasDefinitiveInitializer();
+    if (G->hasDefinitiveInitializer())
+      O.contents = G->getInitializer();
+    O.constantContents = G->isConstant() && O.contents;
     objects.push_back(O);
   }
   return It->second;
+}
+
+ObjectId ObjectTable::forHostMemory(uint64_t Address, uint64_t Size, LLVMContext &Ctx) {
+  Object O;
+  O.base = ConstantExpr::getIntToPtr(ConstantInt::get(Type::getInt64Ty(Ctx), Address),
+                                     PointerType::getUnqual(Ctx));
+  O.size = Size;
+  O.contents = ConstantDataArray::get(
+      Ctx, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Address), Size));
+  O.constantContents = true;
+  objects.push_back(O);
+  return ObjectId(objects.size() - 1);
 }
 
 ObjectId ObjectTable::forStackSlot(const AllocaInst *Site, unsigned Context,
@@ -113,7 +129,7 @@ ObjectId ObjectTable::lookupStackSlot(const AllocaInst *Site, unsigned Context) 
 
 bool ObjectTable::isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const {
   const Object &O = objects[Id];
-  if (!O.global || !O.global->hasDefinitiveInitializer())
+  if (!O.contents || Off < 0 || Off + int64_t(Size) > int64_t(O.size))
     return false;
   if (O.constantContents)
     return true;

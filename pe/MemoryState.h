@@ -67,16 +67,23 @@ public:
 /// Registry of abstract objects for one specialization run (not per state).
 class ObjectTable {
 public:
+  /// A stack slot of the specialized code, a global, or host memory (bytes of
+  /// the running process, for run-time specialization).
   struct Object {
-    llvm::Value *base = nullptr;           ///< residual alloca or the global itself
+    llvm::Value *base = nullptr;           ///< residual alloca, the global, or a constant address
     llvm::GlobalVariable *global = nullptr;
     const llvm::AllocaInst *site = nullptr; ///< stack objects: allocation site
     uint64_t size = 0;
-    bool constantContents = false;         ///< a constant global
+    llvm::Constant *contents = nullptr;    ///< known initial contents, if any
+    bool constantContents = false;         ///< contents never change
     std::vector<std::pair<int64_t, uint64_t>> staticRanges; ///< respec_static_memory
+
+    bool isStack() const { return site != nullptr; }
   };
 
   ObjectId forGlobal(llvm::GlobalVariable *G, const llvm::DataLayout &DL);
+  /// Size bytes at Address in this process, read now and fixed from now on.
+  ObjectId forHostMemory(uint64_t Address, uint64_t Size, llvm::LLVMContext &Ctx);
   /// Stack objects are keyed by allocation site and context, so re-specializing
   /// a block finds the same object (and the same residual alloca) again.
   ObjectId forStackSlot(const llvm::AllocaInst *Site, unsigned Context,
@@ -84,8 +91,7 @@ public:
   ObjectId lookupStackSlot(const llvm::AllocaInst *Site, unsigned Context) const;
   Object &get(ObjectId Id) { return objects[Id]; }
   const Object &get(ObjectId Id) const { return objects[Id]; }
-  bool isGlobal(ObjectId Id) const { return objects[Id].global != nullptr; }
-  /// Loads from [Off, Off+Size) fold from the initializer.
+  /// Loads from [Off, Off+Size) fold from the known contents.
   bool isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const;
   void clear();
 

@@ -143,9 +143,10 @@ struct SpecBlock {
 
 class Specializer {
 public:
-  Specializer(Function &Spec, const ModuleInfo &Info, const SpecializeOptions &Options)
-      : spec(Spec), info(Info), options(Options), module(*Spec.getParent()),
-        layout(module.getDataLayout()), ctx(module.getContext()) {}
+  Specializer(Function &Spec, const ModuleInfo &Info, const SpecializeOptions &Options,
+              const std::vector<ArgumentBinding> &Bindings)
+      : spec(Spec), info(Info), options(Options), bindings(Bindings),
+        module(*Spec.getParent()), layout(module.getDataLayout()), ctx(module.getContext()) {}
 
   SpecializationResult run();
 
@@ -153,6 +154,7 @@ private:
   Function &spec;
   const ModuleInfo &info;
   const SpecializeOptions &options;
+  const std::vector<ArgumentBinding> &bindings;
   Module &module;
   const DataLayout &layout;
   LLVMContext &ctx;
@@ -195,6 +197,7 @@ private:
 
   void attempt();
   void reset();
+  AbstractValue boundArgument(Argument &Formal, Argument &Actual);
   void finalize();
   SpecializationResult collectResult();
 
@@ -330,7 +333,7 @@ void Specializer::attempt() {
   Frame.function = &spec;
   for (auto [Formal, Actual] : llvm::zip(spec.args(), residual->args())) {
     Actual.setName(Formal.getName());
-    Frame.env[&Formal] = AbstractValue::dynamic(&Actual);
+    Frame.env[&Formal] = boundArgument(Formal, Actual);
   }
   Initial.frames.push_back(std::move(Frame));
 
@@ -351,6 +354,29 @@ void Specializer::attempt() {
     if (options.progress && ++processedBlocks % 2000 == 0)
       options.progress(processedBlocks, restarts);
   }
+}
+
+AbstractValue Specializer::boundArgument(Argument &Formal, Argument &Actual) {
+  unsigned Index = Formal.getArgNo();
+  if (Index >= bindings.size() || bindings[Index].kind == ArgumentBinding::Dynamic)
+    return AbstractValue::dynamic(&Actual);
+  const ArgumentBinding &B = bindings[Index];
+  Type *Ty = Formal.getType();
+  std::string Which = "argument " + std::to_string(Index + 1) + " of '" +
+                      spec.getName().str() + "'";
+  if (B.kind == ArgumentBinding::HostMemory) {
+    if (!Ty->isPointerTy())
+      throw SpecError("", Which + " is not a pointer: it cannot name static memory");
+    if (B.size == 0 || !B.value)
+      throw SpecError("", Which + ": static memory needs an address and a size");
+    return AbstractValue::pointer(objects.forHostMemory(B.value, B.size, ctx), 0);
+  }
+  if (auto *IntTy = dyn_cast<IntegerType>(Ty))
+    return fromConstant(ConstantInt::get(IntTy, B.value));
+  if (Ty->isPointerTy())
+    return fromConstant(ConstantExpr::getIntToPtr(
+        ConstantInt::get(Type::getInt64Ty(ctx), B.value), Ty));
+  throw SpecError("", Which + " has a type a static value cannot be given to");
 }
 
 //===-- Contexts ---------------------------------------------------------===//
@@ -515,7 +541,7 @@ ObjectState &Specializer::objectState(ObjectId Obj) {
 
 void Specializer::markEscaped(ObjectId Obj) {
   ObjectState &OS = objectState(Obj);
-  if (OS.escaped && !objects.isGlobal(Obj))
+  if (OS.escaped && objects.get(Obj).isStack())
     return;
   OS.escaped = true;
   // Whatever the object points to is now reachable from outside, too.
@@ -544,10 +570,10 @@ Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) 
     const ObjectTable::Object &Obj = objects.get(A.object);
     Type *I8 = Type::getInt8Ty(ctx);
     Value *Ptr;
-    if (auto *G = Obj.global)
+    if (auto *Address = dyn_cast<Constant>(Obj.base))
       Ptr = A.offset ? ConstantExpr::getGetElementPtr(
-                           I8, G, ConstantInt::get(Type::getInt64Ty(ctx), A.offset))
-                     : static_cast<Value *>(G);
+                           I8, Address, ConstantInt::get(Type::getInt64Ty(ctx), A.offset))
+                     : static_cast<Value *>(Address);
     else
       Ptr = A.offset ? builder->CreateInBoundsGEP(I8, Obj.base, builder->getInt64(A.offset))
                      : Obj.base;
@@ -755,7 +781,7 @@ void Specializer::evaluateCompare(CmpInst &I) {
         (R.kind == AbstractValue::ObjectPointer && IsNull(L)))
       return Decide(!Eq);
     if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer &&
-        objects.isGlobal(L.object) && objects.isGlobal(R.object))
+        !objects.get(L.object).isStack() && !objects.get(R.object).isStack())
       return Decide((L.object == R.object && L.offset == R.offset) == Eq);
   }
   if (L.isStatic() != R.isStatic()) {
@@ -884,7 +910,7 @@ void Specializer::evaluateLoad(LoadInst &I) {
     if (Addr.kind == AbstractValue::ObjectPointer) {
       const ObjectTable::Object &Obj = objects.get(Addr.object);
       if (objects.isStaticRange(Addr.object, Addr.offset, storeSize(I.getType())))
-        if (Constant *C = ConstantFoldLoadFromConst(Obj.global->getInitializer(), I.getType(),
+        if (Constant *C = ConstantFoldLoadFromConst(Obj.contents, I.getType(),
                                                     APInt(64, Addr.offset), layout)) {
           AbstractValue Loaded = fromConstant(C);
           Loaded.programData = true;
@@ -958,7 +984,7 @@ void Specializer::evaluateStore(StoreInst &I) {
   R->setDebugLoc(I.getDebugLoc());
   ++current->stats.instructionsResidual;
   recordBindingTime(I, true);
-  if (Addr.kind == AbstractValue::ObjectPointer && objects.get(Addr.object).global &&
+  if (Addr.kind == AbstractValue::ObjectPointer && !objects.get(Addr.object).isStack() &&
       objects.isStaticRange(Addr.object, Addr.offset, storeSize(Val.constant ? Val.constant->getType() : I.getValueOperand()->getType())))
     note(I, "store to memory declared static: the specialized code assumes it does not change");
   recordStore(Addr, Val, storeSize(I.getValueOperand()->getType()), I.isVolatile());
@@ -967,6 +993,24 @@ void Specializer::evaluateStore(StoreInst &I) {
 }
 
 //===-- Calls ------------------------------------------------------------===//
+
+/// Whether Callee can be unfolded at call site I: the call passes an argument of
+/// the declared type for every formal parameter and expects the declared return
+/// type. A call site may pass more arguments than a fixed-arity callee declares:
+/// C code calls `bool_t xdr_int(XDR *, int *)` through the variadic pointer type
+/// `xdrproc_t` with an extra argument, which the callee never reads.
+static bool unfoldableAt(const CallBase &I, const Function &Callee) {
+  FunctionType *Site = I.getFunctionType(), *Defined = Callee.getFunctionType();
+  if (Site == Defined)
+    return true;
+  if (Defined->isVarArg() || Site->getReturnType() != Defined->getReturnType() ||
+      I.arg_size() < Defined->getNumParams())
+    return false;
+  for (unsigned A = 0; A < Defined->getNumParams(); ++A)
+    if (I.getArgOperand(A)->getType() != Defined->getParamType(A))
+      return false;
+  return true;
+}
 
 void Specializer::evaluateCall(CallBase &I) {
   if (auto *II = dyn_cast<IntrinsicInst>(&I))
@@ -990,8 +1034,7 @@ void Specializer::evaluateCall(CallBase &I) {
     note(I, "inline assembly kept residual (treated as an unknown call)");
     return residualCall(I, Args, nullptr);
   }
-  if (Callee && !Callee->isDeclaration() &&
-      Callee->getFunctionType() == I.getFunctionType()) {
+  if (Callee && !Callee->isDeclaration() && unfoldableAt(I, *Callee)) {
     const FunctionInfo &CalleeInfo = info.get(Callee);
     unsigned Activations = 0;
     bool Repeats = false;
@@ -1176,8 +1219,8 @@ void Specializer::evaluateStaticMemory(CallBase &I) {
   AbstractValue Size = valueOf(I.getArgOperand(1));
   auto *Bytes = Size.kind == AbstractValue::Constant ? dyn_cast<ConstantInt>(Size.constant)
                                                       : nullptr;
-  if (Ptr.kind != AbstractValue::ObjectPointer || !objects.isGlobal(Ptr.object) || !Bytes ||
-      !objects.get(Ptr.object).global->hasDefinitiveInitializer())
+  if (Ptr.kind != AbstractValue::ObjectPointer || !objects.get(Ptr.object).global || !Bytes ||
+      !objects.get(Ptr.object).contents)
     throw SpecError(I.getDebugLoc(),
                     "respec_static_memory() needs the address of a global with a known "
                     "initializer and a constant size");
@@ -1294,7 +1337,7 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
     return;
   if (objects.isStaticRange(Src.object, Src.offset, Bytes)) {
     // Copy leaf by leaf: an initializer holding pointers has no byte image.
-    forEachScalar(objects.get(Src.object).global->getInitializer(), 0, layout,
+    forEachScalar(objects.get(Src.object).contents, 0, layout,
                   [&](int64_t Off, Constant *Leaf) {
                     uint64_t Size = storeSize(Leaf->getType());
                     if (Off >= Src.offset && Off + int64_t(Size) <= Src.offset + int64_t(Bytes))
@@ -1614,7 +1657,7 @@ bool Specializer::isProgramCounter(const AbstractValue &A) const {
   if (A.kind != AbstractValue::ObjectPointer)
     return false;
   const ObjectTable::Object &Obj = objects.get(A.object);
-  return Obj.global && (Obj.constantContents || !Obj.staticRanges.empty());
+  return !Obj.isStack() && (Obj.constantContents || !Obj.staticRanges.empty());
 }
 
 /// The program-counter values of Arriving that Entry disagrees on, as a key; ""
@@ -1668,7 +1711,7 @@ void Specializer::collectGarbage(State &S) {
     for (auto &[V, A] : F.env)
       Reach(A);
   for (auto &[Id, O] : S.memory.objects)
-    if (objects.isGlobal(Id))
+    if (!objects.get(Id).isStack())
       Reach(AbstractValue::pointer(Id, 0));
   for (auto &[Root, O] : S.memory.dynamicBases)
     for (auto &[Off, C] : O.cells)
@@ -1838,8 +1881,9 @@ SpecializationResult Specializer::collectResult() {
 } // namespace
 
 SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
-                                const SpecializeOptions &Options) {
-  return Specializer(Spec, Info, Options).run();
+                                const SpecializeOptions &Options,
+                                const std::vector<ArgumentBinding> &Bindings) {
+  return Specializer(Spec, Info, Options, Bindings).run();
 }
 
 } // namespace respec

@@ -69,10 +69,19 @@ struct SpecializationResult {
   std::vector<Note> notes;            ///< budget hits, constructs kept residual
 };
 
+/// How one parameter of the spec function is bound. At build time all are
+/// Dynamic; run-time specialization fixes some to values known only then.
+struct ArgumentBinding {
+  enum Kind { Dynamic, Value, HostMemory } kind = Dynamic;
+  uint64_t value = 0; ///< Value: the integer or address; HostMemory: the address
+  uint64_t size = 0;  ///< HostMemory: bytes at the address whose contents are fixed
+};
+
 /// Specializes Spec (whose body calls the generic code) into a new function in
-/// the same module. Throws SpecError on bad input.
+/// the same module, with the same signature. Throws SpecError on bad input.
 SpecializationResult specialize(llvm::Function &Spec, const ModuleInfo &Info,
-                                const SpecializeOptions &Options);
+                                const SpecializeOptions &Options,
+                                const std::vector<ArgumentBinding> &Bindings = {});
 
 } // namespace respec
 

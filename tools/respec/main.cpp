@@ -28,6 +28,7 @@ static const char *Usage = R"(respec — specialize unmodified C for the case at
 usage:
   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
+  respec embed      SPEC.c SOURCE.c... [clang flags] -o OUT.o --name NAME
 
 A spec is a C file beside the generic code. Each function in it marked
 RESPEC_SPECIALIZE (from <respec/respec.h>) calls the generic code; its
@@ -41,6 +42,10 @@ variables weak), ready to link in place of the generically compiled spec.
 
 explain prints each reached source line marked S (static: evaluated away),
 D (residual) or M (mixed), then the statistics and any budget hits.
+
+embed writes OUT.o holding the LLVM bitcode of the spec and the sources, as
+respec_bitcode_NAME / respec_bitcode_NAME_size: link it into a program that
+specializes at run time with <respec/jit.h> (librespec-jit).
 
 clang flags (-I, -D, -U, -std=, -include, -f..., -m..., -W...) are passed to clang
 for every input file.
@@ -57,6 +62,7 @@ options:
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
+  --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
   --color=auto|always|never   explain: colors in the terminal (default auto)
   -q, --quiet          no progress output
@@ -72,7 +78,7 @@ namespace {
 struct CommandLine {
   std::string command;
   Inputs inputs;
-  std::string output, header, html;
+  std::string output, header, html, name;
   bool emitLLVM = false, quiet = false;
   unsigned optLevel = 2;
   std::string color = "auto";
@@ -110,7 +116,7 @@ CommandLine parse(int Argc, char **Argv) {
     outs() << Usage;
     exit(0);
   }
-  if (CL.command != "specialize" && CL.command != "explain")
+  if (CL.command != "specialize" && CL.command != "explain" && CL.command != "embed")
     usageError("unknown command '" + CL.command + "'");
   std::vector<std::string> Files;
   for (int I = 2; I < Argc; ++I) {
@@ -132,6 +138,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.header = NeedValue(Next());
     } else if (A == "--html") {
       CL.html = NeedValue(Next());
+    } else if (A == "--name") {
+      CL.name = NeedValue(Next());
     } else if (A == "--function") {
       CL.inputs.onlyFunctions.push_back(NeedValue(Next()));
     } else if (A.size() == 3 && A.rfind("-O", 0) == 0 && A[2] >= '0' && A[2] <= '3') {
@@ -163,8 +171,13 @@ CommandLine parse(int Argc, char **Argv) {
     usageError("missing the spec file");
   CL.inputs.spec = Files[0];
   CL.inputs.sources.assign(Files.begin() + 1, Files.end());
-  if (CL.command == "specialize" && CL.output.empty())
-    usageError("specialize needs -o OUT");
+  if ((CL.command == "specialize" || CL.command == "embed") && CL.output.empty())
+    usageError(CL.command + " needs -o OUT");
+  if (CL.command == "embed" &&
+      (CL.name.empty() || !std::all_of(CL.name.begin(), CL.name.end(), [](char C) {
+        return isalnum((unsigned char)C) || C == '_';
+      })))
+    usageError("embed needs --name NAME (letters, digits, _)");
   if (CL.output == "-" && !CL.emitLLVM)
     usageError("-o - needs --emit-llvm");
   return CL;
@@ -184,6 +197,10 @@ int run(const CommandLine &CL) {
   std::vector<Function *> Specs = findSpecFunctions(*M, CL.inputs.onlyFunctions);
   if (Specs.empty())
     throw SpecError(CL.inputs.spec, "no RESPEC_SPECIALIZE function in the spec");
+  if (CL.command == "embed") {
+    writeEmbeddedBitcode(*M, CL.name, CL.output);
+    return 0;
+  }
   std::vector<Specialized> Done = specializeModule(*M, Specs, Options);
   if (ShowProgress)
     errs() << "\r\x1b[K";

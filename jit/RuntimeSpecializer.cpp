@@ -1,0 +1,314 @@
+//===- RuntimeSpecializer.cpp - Run-time specialization (respec/jit.h) ----===//
+//
+// The run-time half of respec: the partial evaluator of `respec specialize`,
+// run inside the program on bitcode that `respec embed` put there, for static
+// inputs known only now, followed by LLVM's -O2 pipeline and ORC.
+//
+// One request goes:
+//   1. key = function name + each static input (values, and the bytes of static
+//      memory); a cached result is returned at once;
+//   2. specialize() the spec function of the generic module (canonicalized once,
+//      at respec_jit_create) with the parameters bound;
+//   3. move the residual function into a module of its own: a clone of the
+//      generic module in which everything but the residual function is private,
+//      unused code is dropped, and mutable globals become references to the
+//      program's own (so specialized code shares state with the program);
+//   4. -O2, hand to LLJIT, look the symbol up: a native function pointer with the
+//      spec function's signature.
+// Requests are serialized by one mutex (the generic module and the LLVM context
+// are shared). Asynchronous requests are served by one worker thread that
+// replugs a librespec slot when the code is ready: callers keep running the
+// generic function through the slot and never wait for a compile.
+//
+//===----------------------------------------------------------------------===//
+#include "Diagnostics.h"
+#include "Driver.h"
+#include "FunctionInfo.h"
+#include "Specializer.h"
+#include "replug.h"
+#include "respec/jit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+using namespace llvm;
+using namespace respec;
+
+namespace {
+
+thread_local std::string LastError;
+
+void *fail(const std::string &Message) {
+  LastError = Message;
+  return nullptr;
+}
+
+struct AsyncRequest {
+  std::string function;
+  std::vector<respec_arg> args;
+  respec_slot *slot;
+};
+
+/// The cache key: which function, and everything static about the call.
+std::string cacheKey(const std::string &Function, const respec_arg *Args, unsigned N) {
+  std::string Key = Function;
+  Key.push_back('\0');
+  for (unsigned I = 0; I < N; ++I) {
+    Key.push_back(char(Args[I].kind));
+    if (Args[I].kind == RESPEC_ARG_DYNAMIC)
+      continue;
+    Key.append(reinterpret_cast<const char *>(&Args[I].value), sizeof Args[I].value);
+    if (Args[I].kind == RESPEC_ARG_STATIC_MEMORY) {
+      Key.append(reinterpret_cast<const char *>(&Args[I].size), sizeof Args[I].size);
+      Key.append(reinterpret_cast<const char *>(Args[I].value), Args[I].size);
+    }
+  }
+  return Key;
+}
+
+} // namespace
+
+struct respec_jit {
+  orc::ThreadSafeContext context{std::make_unique<LLVMContext>()};
+  std::unique_ptr<Module> generic;
+  std::unique_ptr<ModuleInfo> info;
+  std::unique_ptr<orc::LLJIT> jit;
+  std::mutex lock; ///< serializes everything below and all use of `context`
+  std::map<std::string, void *> cache;
+  respec_jit_stats stats{};
+  unsigned compiled = 0;
+
+  // The asynchronous worker.
+  std::mutex queueLock;
+  std::condition_variable queueChanged;
+  std::deque<AsyncRequest> queue;
+  unsigned inFlight = 0;
+  bool stopping = false;
+  std::thread worker;
+
+  void *specialize(const std::string &Function, const respec_arg *Args, unsigned N);
+  void *compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings);
+  std::unique_ptr<Module> extract(Function &Residual, const std::string &Name);
+  void serveQueue();
+};
+
+std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::string &Name) {
+  Residual.setName(Name);
+  Residual.setLinkage(GlobalValue::ExternalLinkage);
+  std::unique_ptr<Module> M = CloneModule(*generic);
+  for (Function &F : *M)
+    if (!F.isDeclaration() && F.getName() != Name)
+      F.setLinkage(GlobalValue::InternalLinkage);
+  for (GlobalVariable &G : M->globals())
+    if (!G.isDeclaration() && !G.getName().startswith("llvm."))
+      G.setLinkage(G.hasLocalLinkage() || G.isConstant() ? GlobalValue::InternalLinkage
+                                                          : GlobalValue::ExternalLinkage);
+  if (GlobalVariable *Annotations = M->getGlobalVariable("llvm.global.annotations"))
+    Annotations->eraseFromParent();
+  if (GlobalVariable *Used = M->getGlobalVariable("llvm.used"))
+    Used->eraseFromParent();
+  if (GlobalVariable *Used = M->getGlobalVariable("llvm.compiler.used"))
+    Used->eraseFromParent();
+  ModuleAnalysisManager MAM;
+  GlobalDCEPass().run(*M, MAM);
+  // Mutable state stays the program's own: bind to its definitions by name.
+  for (GlobalVariable &G : M->globals()) {
+    if (G.isDeclaration() || G.isConstant() || G.getName().startswith("llvm."))
+      continue;
+    if (G.hasLocalLinkage())
+      throw SpecError("", "the specialized code uses the file-static variable '" +
+                              G.getName().str() +
+                              "', which run-time specialization cannot share with the "
+                              "program; make it external or pass it as an argument");
+    G.setInitializer(nullptr);
+  }
+  return M;
+}
+
+void *respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
+  SpecializeOptions Options;
+  SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
+  std::string Name = "respec.jit." + std::to_string(compiled++);
+  std::unique_ptr<Module> M;
+  try {
+    M = extract(*Result.residual, Name);
+  } catch (...) {
+    Result.residual->eraseFromParent();
+    throw;
+  }
+  Result.residual->eraseFromParent(); // the generic module stays as loaded
+  optimize(*M, 2);
+  if (Error E = jit->addIRModule(orc::ThreadSafeModule(std::move(M), context)))
+    throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));
+  Expected<orc::ExecutorAddr> Address = jit->lookup(Name);
+  if (!Address)
+    throw SpecError("", "ORC cannot compile the specialized code: " +
+                            toString(Address.takeError()));
+  return Address->toPtr<void *>();
+}
+
+void *respec_jit::specialize(const std::string &Function, const respec_arg *Args, unsigned N) {
+  std::lock_guard<std::mutex> Guard(lock);
+  auto Start = std::chrono::steady_clock::now();
+  std::string Key = cacheKey(Function, Args, N);
+  if (auto It = cache.find(Key); It != cache.end()) {
+    ++stats.cache_hits;
+    return It->second;
+  }
+  llvm::Function *Spec = generic->getFunction(Function);
+  if (!Spec || Spec->isDeclaration())
+    return fail("respec_jit_specialize: no function '" + Function + "' in the embedded code");
+  if (Spec->arg_size() != N)
+    return fail("respec_jit_specialize: '" + Function + "' takes " +
+                std::to_string(Spec->arg_size()) + " arguments, " + std::to_string(N) +
+                " given");
+  std::vector<ArgumentBinding> Bindings(N);
+  for (unsigned I = 0; I < N; ++I) {
+    switch (Args[I].kind) {
+    case RESPEC_ARG_DYNAMIC:
+      break;
+    case RESPEC_ARG_STATIC_VALUE:
+      Bindings[I] = {ArgumentBinding::Value, Args[I].value, 0};
+      break;
+    case RESPEC_ARG_STATIC_MEMORY:
+      Bindings[I] = {ArgumentBinding::HostMemory, Args[I].value, Args[I].size};
+      break;
+    default:
+      return fail("respec_jit_specialize: argument " + std::to_string(I + 1) +
+                  " has an unknown kind");
+    }
+  }
+  void *Code;
+  try {
+    Code = compile(*Spec, Bindings);
+  } catch (const SpecError &E) {
+    return fail((E.where.empty() ? "" : E.where + ": ") + E.what());
+  }
+  cache.emplace(std::move(Key), Code);
+  double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+                  .count();
+  ++stats.specializations;
+  stats.last_ms = Ms;
+  stats.total_ms += Ms;
+  return Code;
+}
+
+void respec_jit::serveQueue() {
+  for (;;) {
+    AsyncRequest Request;
+    {
+      std::unique_lock<std::mutex> Guard(queueLock);
+      queueChanged.wait(Guard, [&] { return stopping || !queue.empty(); });
+      if (queue.empty())
+        return;
+      Request = std::move(queue.front());
+      queue.pop_front();
+    }
+    void *Code = specialize(Request.function, Request.args.data(), Request.args.size());
+    if (Code && respec_jit_replug_slot(Request.slot, Code) != 0)
+      fprintf(stderr, "respec-jit: cannot replug '%s': %s\n", Request.function.c_str(),
+              respec_jit_runtime_error());
+    else if (!Code)
+      fprintf(stderr, "respec-jit: %s\n", LastError.c_str());
+    std::lock_guard<std::mutex> Guard(queueLock);
+    --inFlight;
+    queueChanged.notify_all();
+  }
+}
+
+extern "C" {
+
+respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
+  static std::once_flag TargetsReady;
+  std::call_once(TargetsReady, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+  });
+  auto J = std::make_unique<respec_jit>();
+  auto Buffer = MemoryBuffer::getMemBuffer(
+      StringRef(static_cast<const char *>(Bitcode), Size), "respec-embedded", false);
+  Expected<std::unique_ptr<Module>> M = parseBitcodeFile(*Buffer, *J->context.getContext());
+  if (!M) {
+    fprintf(stderr, "respec_jit_create: unusable bitcode: %s\n",
+            toString(M.takeError()).c_str());
+    return nullptr;
+  }
+  J->generic = std::move(*M);
+  J->info = std::make_unique<ModuleInfo>(*J->generic);
+  auto Jit = orc::LLJITBuilder().create();
+  if (!Jit) {
+    fprintf(stderr, "respec_jit_create: %s\n", toString(Jit.takeError()).c_str());
+    return nullptr;
+  }
+  J->jit = std::move(*Jit);
+  auto Process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      J->jit->getDataLayout().getGlobalPrefix());
+  if (!Process) {
+    fprintf(stderr, "respec_jit_create: %s\n", toString(Process.takeError()).c_str());
+    return nullptr;
+  }
+  J->jit->getMainJITDylib().addGenerator(std::move(*Process));
+  J->generic->setDataLayout(J->jit->getDataLayout());
+  return J.release();
+}
+
+void respec_jit_destroy(respec_jit *J) {
+  if (!J)
+    return;
+  if (J->worker.joinable()) {
+    {
+      std::lock_guard<std::mutex> Guard(J->queueLock);
+      J->stopping = true;
+      J->queueChanged.notify_all();
+    }
+    J->worker.join();
+  }
+  delete J;
+}
+
+void *respec_jit_specialize(respec_jit *J, const char *Function, const respec_arg *Args,
+                            unsigned N) {
+  if (!J || !Function || (N && !Args))
+    return fail("respec_jit_specialize: NULL argument");
+  return J->specialize(Function, Args, N);
+}
+
+int respec_jit_specialize_async(respec_jit *J, const char *Function, const respec_arg *Args,
+                                unsigned N, respec_slot *Slot) {
+  if (!J || !Function || !Slot || (N && !Args)) {
+    fail("respec_jit_specialize_async: NULL argument");
+    return -1;
+  }
+  std::lock_guard<std::mutex> Guard(J->queueLock);
+  if (!J->worker.joinable())
+    J->worker = std::thread([J] { J->serveQueue(); });
+  J->queue.push_back({Function, std::vector<respec_arg>(Args, Args + N), Slot});
+  ++J->inFlight;
+  J->queueChanged.notify_all();
+  return 0;
+}
+
+void respec_jit_wait(respec_jit *J) {
+  std::unique_lock<std::mutex> Guard(J->queueLock);
+  J->queueChanged.wait(Guard, [&] { return J->inFlight == 0; });
+}
+
+void respec_jit_get_stats(respec_jit *J, respec_jit_stats *Stats) {
+  std::lock_guard<std::mutex> Guard(J->lock);
+  *Stats = J->stats;
+}
+
+const char *respec_jit_error(respec_jit *) { return LastError.c_str(); }
+
+} // extern "C"

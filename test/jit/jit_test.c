@@ -1,0 +1,197 @@
+/*
+ * jit_test.c — tests of run-time specialization (respec/jit.h) on the example
+ * interpreter: specialized code computes what the generic interpreter computes
+ * on random inputs; results are cached by static *contents*, not addresses;
+ * static integer arguments are bound; an asynchronous request replugs a
+ * librespec slot while other threads call through it and never see a wrong
+ * result; misuse fails with a message.
+ */
+#include "vm.h"
+
+#include <respec/jit.h>
+#include <respec/runtime.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+RESPEC_DECLARE_BITCODE(jit_test);
+
+typedef int32_t (*run_fn)(const struct insn *, const int32_t *, size_t);
+typedef int32_t (*affine_fn)(int32_t, int32_t, int32_t);
+
+int32_t run_program(const struct insn *program, const int32_t *input, size_t n);
+
+static int failures;
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "%s:%d: FAILED: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			failures++;                                           \
+		}                                                             \
+	} while (0)
+
+/* Sum of input[0..count) with negative words subtracted twice: a loop with a
+ * static trip count and a data-dependent branch. `count` is patched per test. */
+static struct insn program[] = {
+	{VM_LOADI, 0, 0, 0},   /* r0 = i */
+	{VM_LOADI, 1, 0, 8},   /* r1 = count */
+	{VM_LOADI, 2, 0, 0},   /* r2 = sum */
+	{VM_LOADI, 6, 0, 0},   /* r6 = 0 */
+	{VM_LOADIN, 4, 0, 0},  /* 4: r4 = input[i] */
+	{VM_ADD, 2, 4, 0},     /* sum += w */
+	{VM_JLT, 6, 4, 8},     /* if 0 < w goto 8 */
+	{VM_SUB, 2, 4, 0},     /* sum -= w (twice in all for w <= 0) */
+	{VM_ADDI, 0, 0, 1},    /* 8: i++ */
+	{VM_JLT, 0, 1, 4},     /* if i < count goto 4 */
+	{VM_RET, 2, 0, 0},
+};
+
+static unsigned long compare_on_random_inputs(run_fn specialized, unsigned seed)
+{
+	int32_t input[16];
+	unsigned long faults = 0;
+	srand(seed);
+	for (int i = 0; i < 20000; i++) {
+		size_t n = (size_t)(rand() % 17);
+		for (size_t j = 0; j < n; j++)
+			input[j] = rand() - RAND_MAX / 2;
+		int32_t expected = vm_run(program, input, n);
+		int32_t got = specialized(NULL, input, n);
+		faults += expected == VM_FAULT;
+		if (got != expected) {
+			CHECK(0, "seed %u input %d (n=%zu): specialized %d, generic %d", seed, i, n,
+			      got, expected);
+			return faults;
+		}
+	}
+	return faults;
+}
+
+static struct respec_arg program_args(void)
+{
+	return RESPEC_STATIC_MEMORY(program, sizeof program);
+}
+
+static void test_equivalence_and_cache(respec_jit *jit)
+{
+	struct respec_arg args[] = {program_args(), RESPEC_DYNAMIC, RESPEC_DYNAMIC};
+	run_fn eight = (run_fn)respec_jit_specialize(jit, "run_program", args, 3);
+	CHECK(eight, "specialize: %s", respec_jit_error(jit));
+	if (!eight)
+		return;
+	unsigned long faults = compare_on_random_inputs(eight, 1);
+	CHECK(faults > 1000 && faults < 19000, "both outcomes exercised (%lu faults)", faults);
+
+	CHECK(respec_jit_specialize(jit, "run_program", args, 3) == (void *)eight,
+	      "same static contents: cached code");
+	program[1].imm = 5; /* same address, new contents: new code */
+	run_fn five = (run_fn)respec_jit_specialize(jit, "run_program", args, 3);
+	CHECK(five && five != eight, "new contents: new specialization");
+	if (five)
+		compare_on_random_inputs(five, 2);
+	program[1].imm = 8;
+	CHECK(respec_jit_specialize(jit, "run_program", args, 3) == (void *)eight,
+	      "old contents again: the first code, from the cache");
+
+	struct respec_jit_stats stats;
+	respec_jit_get_stats(jit, &stats);
+	CHECK(stats.specializations == 2 && stats.cache_hits == 2,
+	      "stats: %u specializations, %u cache hits", stats.specializations,
+	      stats.cache_hits);
+	CHECK(stats.last_ms > 0 && stats.total_ms >= stats.last_ms, "generation time measured");
+	printf("run_program: 2 specializations, %.2f ms in all\n", stats.total_ms);
+}
+
+static void test_static_values(respec_jit *jit)
+{
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(-3), RESPEC_STATIC_VALUE(7)};
+	affine_fn f = (affine_fn)respec_jit_specialize(jit, "affine", args, 3);
+	CHECK(f, "specialize affine: %s", respec_jit_error(jit));
+	for (int32_t x = -1000; f && x <= 1000; x += 13)
+		CHECK(f(x, 0, 0) == x * -3 + 7, "affine(%d) = %d", x, f(x, 0, 0));
+}
+
+static void test_errors(respec_jit *jit)
+{
+	struct respec_arg args[] = {program_args(), RESPEC_DYNAMIC, RESPEC_DYNAMIC};
+	CHECK(!respec_jit_specialize(jit, "no_such_function", args, 3) &&
+		      strstr(respec_jit_error(jit), "no function 'no_such_function'"),
+	      "unknown function: %s", respec_jit_error(jit));
+	CHECK(!respec_jit_specialize(jit, "run_program", args, 2) &&
+		      strstr(respec_jit_error(jit), "takes 3 arguments, 2 given"),
+	      "argument count: %s", respec_jit_error(jit));
+	struct respec_arg not_a_pointer[] = {RESPEC_STATIC_MEMORY(program, 8), RESPEC_DYNAMIC,
+					     RESPEC_DYNAMIC};
+	CHECK(!respec_jit_specialize(jit, "affine", not_a_pointer, 3) &&
+		      strstr(respec_jit_error(jit), "is not a pointer"),
+	      "static memory for an integer: %s", respec_jit_error(jit));
+}
+
+/* Callers run through a slot while the specialized version is compiled and
+ * plugged in behind their backs. */
+static respec_slot run_slot;
+static atomic_int stop_callers;
+static atomic_long calls_checked;
+
+static void *caller(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg;
+	int32_t input[16];
+	while (!atomic_load(&stop_callers)) {
+		size_t n = (size_t)(rand_r(&seed) % 17);
+		for (size_t j = 0; j < n; j++)
+			input[j] = (int32_t)rand_r(&seed) - RAND_MAX / 2;
+		int32_t got = RESPEC_CALL(&run_slot, run_fn, program, input, n);
+		if (got != vm_run(program, input, n)) {
+			fprintf(stderr, "caller: wrong result through the slot\n");
+			abort();
+		}
+		atomic_fetch_add(&calls_checked, 1);
+	}
+	return NULL;
+}
+
+static void test_async_replug(respec_jit *jit)
+{
+	CHECK(respec_slot_init(&run_slot, "run_program", RESPEC_PROTOCOL_DEFAULT,
+			       RESPEC_FN(run_program)) == 0,
+	      "slot: %s", respec_last_error());
+	pthread_t threads[2];
+	for (uintptr_t t = 0; t < 2; t++)
+		pthread_create(&threads[t], NULL, caller, (void *)(t + 1));
+	struct respec_arg args[] = {program_args(), RESPEC_DYNAMIC, RESPEC_DYNAMIC};
+	program[1].imm = 11; /* not in the cache: a real compile happens meanwhile */
+	CHECK(respec_jit_specialize_async(jit, "run_program", args, 3, &run_slot) == 0,
+	      "async request: %s", respec_jit_error(jit));
+	respec_jit_wait(jit);
+	long before = atomic_load(&calls_checked);
+	while (atomic_load(&calls_checked) < before + 20000)
+		;
+	atomic_store(&stop_callers, 1);
+	for (int t = 0; t < 2; t++)
+		pthread_join(threads[t], NULL);
+	CHECK(respec_slot_current(&run_slot) != respec_slot_generic(&run_slot),
+	      "the slot now runs the specialized code");
+	printf("async: %ld calls checked through the slot\n", atomic_load(&calls_checked));
+	respec_slot_destroy(&run_slot);
+}
+
+int main(void)
+{
+	respec_jit *jit = respec_jit_create(respec_bitcode_jit_test, respec_bitcode_jit_test_size);
+	CHECK(jit, "respec_jit_create");
+	if (!jit)
+		return 1;
+	test_equivalence_and_cache(jit);
+	test_static_values(jit);
+	test_errors(jit);
+	test_async_replug(jit);
+	respec_jit_destroy(jit);
+	printf("%s\n", failures ? "FAILED" : "all run-time specialization tests passed");
+	return failures != 0;
+}
