@@ -1,0 +1,335 @@
+/*
+ * bench_rpc.c — the Sun RPC case study's benchmark (examples/rpc), after the Tempo
+ * paper's Tables 1-4. `bench/run rpc` writes bench/results/rpc.json.
+ *
+ *   marshal-N          one client-side marshaling of ECHO_INTS's argument: N ints into
+ *                      their XDR message in memory, for N in the paper's sizes.
+ *                      Variants: generic (the spec compiled as is: xdrmem_create +
+ *                      rpcgen's xdr_intarray on Sun RPC 4.0), respec, clang-lto,
+ *                      libtirpc (the same on Debian's libtirpc), hand, memcpy (a copy
+ *                      of the finished message: the physical limit), and
+ *                      respec-unroll-250 (respec with --max-unroll=250).
+ *   unmarshal-N        one server-side decoding of that message into a fresh array
+ *                      (allocated by the decoder, freed after each call).
+ *   roundtrip-udp-N,   one ECHO_INTS call of N ints from a real client to a real
+ *   roundtrip-tcp-N    server (started here, another process) over loopback and back,
+ *                      both sides generic or both sides respec (rpc_stack.h).
+ *
+ * The extra object holds the code sizes of the encoders (rpc_code_sizes.h, measured
+ * on the built objects) — the paper's Table 3.
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+#include "rpc_code_sizes.h"
+#include "rpc_server_process.h"
+#include "rpc_spec.h"
+#include "rpc_stack.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+RPC_SPEC_DECLARE(generic_)
+RPC_SPEC_DECLARE(respec_)
+RPC_SPEC_DECLARE(clang_lto_)
+RPC_SPEC_DECLARE(hand_)
+RPC_SPEC_DECLARE(respec_unroll_250_)
+#ifdef HAVE_RPC_LIBTIRPC
+RPC_SPEC_DECLARE(libtirpc_)
+#endif
+RPC_CLIENT_DECLARE(generic_)
+RPC_CLIENT_DECLARE(respec_)
+
+typedef int (*sized_encoder)(char *buf, const intarray *a);
+typedef int (*array_decoder)(const char *buf, unsigned len, intarray *a);
+
+#define SIZED_ENCODERS_OF(prefix, size) prefix##encode_intarray_##size,
+#define COUNT_SIZES(unused, size) +1
+enum { SIZES = 0 RPC_ARRAY_SIZES(COUNT_SIZES, ) };
+#define SIZE_VALUE(unused, size) size,
+static const unsigned sizes[SIZES] = {RPC_ARRAY_SIZES(SIZE_VALUE, )};
+
+struct encoder_variant {
+	const char *name;
+	sized_encoder encoders[SIZES];
+};
+
+#define ENCODER_VARIANT(label, prefix) \
+	{ label, { RPC_ARRAY_SIZES(SIZED_ENCODERS_OF, prefix) } }
+
+static const struct encoder_variant encoder_variants[] = {
+	ENCODER_VARIANT("generic", generic_),
+	ENCODER_VARIANT("respec", respec_),
+	ENCODER_VARIANT("clang-lto", clang_lto_),
+#ifdef HAVE_RPC_LIBTIRPC
+	ENCODER_VARIANT("libtirpc", libtirpc_),
+#endif
+	ENCODER_VARIANT("hand", hand_),
+	ENCODER_VARIANT("respec-unroll-250", respec_unroll_250_),
+};
+
+static const struct {
+	const char *name;
+	array_decoder decode;
+} decoder_variants[] = {
+	{"generic", generic_decode_intarray},
+	{"respec", respec_decode_intarray},
+	{"clang-lto", clang_lto_decode_intarray},
+#ifdef HAVE_RPC_LIBTIRPC
+	{"libtirpc", libtirpc_decode_intarray},
+#endif
+	{"hand", hand_decode_intarray},
+};
+
+/* The arguments of every case, the same for every variant and run. */
+static int values[INTARRAY_MAX];
+/* Each size's finished message, as generic encodes it. */
+static char messages[SIZES][INTARRAY_WIRE_SIZE(INTARRAY_MAX)];
+
+static void *allocate(size_t size)
+{
+	void *p = calloc(1, size);
+	if (p == NULL) {
+		perror("bench-rpc");
+		exit(1);
+	}
+	return p;
+}
+
+/*-- marshal-N ------------------------------------------------------------------*/
+
+struct marshal_ctx {
+	sized_encoder encode; /* NULL: memcpy of the finished message */
+	unsigned which;
+	intarray argument;
+	int result;
+	char message[INTARRAY_WIRE_SIZE(INTARRAY_MAX)];
+};
+
+static void marshal_run(void *opaque, uint64_t iterations)
+{
+	struct marshal_ctx *ctx = opaque;
+	if (ctx->encode != NULL) {
+		for (uint64_t i = 0; i < iterations; i++)
+			ctx->result = ctx->encode(ctx->message, &ctx->argument);
+	} else {
+		unsigned size = INTARRAY_WIRE_SIZE(sizes[ctx->which]);
+		for (uint64_t i = 0; i < iterations; i++) {
+			memcpy(ctx->message, messages[ctx->which], size);
+			/* Keeps the copy from being hoisted out of the loop. */
+			__asm__ volatile("" : : "r"(ctx->message) : "memory");
+			ctx->result = (int)size;
+		}
+	}
+}
+
+static uint64_t marshal_digest(void *opaque)
+{
+	struct marshal_ctx *ctx = opaque;
+	uint64_t digest = bench_digest_bytes(BENCH_DIGEST_INIT, &ctx->result, sizeof ctx->result);
+	return bench_digest_bytes(digest, ctx->message, INTARRAY_WIRE_SIZE(sizes[ctx->which]));
+}
+
+static void add_marshal_variant(struct bench_case *c, const char *name, sized_encoder encode,
+				unsigned which)
+{
+	struct marshal_ctx *ctx = allocate(sizeof *ctx);
+	ctx->encode = encode;
+	ctx->which = which;
+	ctx->argument.intarray_len = sizes[which];
+	ctx->argument.intarray_val = values;
+	bench_add_variant(c, name, marshal_run, marshal_digest, ctx);
+}
+
+/*-- unmarshal-N ----------------------------------------------------------------*/
+
+struct unmarshal_ctx {
+	array_decoder decode;
+	unsigned which;
+	int result;
+	int decoded[INTARRAY_MAX];
+};
+
+static void unmarshal_run(void *opaque, uint64_t iterations)
+{
+	struct unmarshal_ctx *ctx = opaque;
+	unsigned size = INTARRAY_WIRE_SIZE(sizes[ctx->which]);
+	for (uint64_t i = 0; i < iterations; i++) {
+		intarray a = {0, NULL};
+		ctx->result = ctx->decode(messages[ctx->which], size, &a);
+		if (i + 1 == iterations && a.intarray_val != NULL)
+			memcpy(ctx->decoded, a.intarray_val, a.intarray_len * sizeof(int));
+		free(a.intarray_val);
+	}
+}
+
+static uint64_t unmarshal_digest(void *opaque)
+{
+	struct unmarshal_ctx *ctx = opaque;
+	uint64_t digest = bench_digest_bytes(BENCH_DIGEST_INIT, &ctx->result, sizeof ctx->result);
+	return bench_digest_bytes(digest, ctx->decoded, sizes[ctx->which] * sizeof(int));
+}
+
+/*-- roundtrip-{udp,tcp}-N ------------------------------------------------------*/
+
+struct roundtrip_ctx {
+	CLIENT *client;
+	int (*echo_ints)(CLIENT *client, const int *values, unsigned count, int *echoed);
+	const char *(*error)(CLIENT *client);
+	unsigned count;
+	int received;
+	int echoed[INTARRAY_MAX];
+};
+
+static void roundtrip_run(void *opaque, uint64_t iterations)
+{
+	struct roundtrip_ctx *ctx = opaque;
+	for (uint64_t i = 0; i < iterations; i++) {
+		ctx->received = ctx->echo_ints(ctx->client, values, ctx->count, ctx->echoed);
+		if (ctx->received < 0) {
+			fprintf(stderr, "bench-rpc: ECHO_INTS failed: %s\n", ctx->error(ctx->client));
+			exit(1);
+		}
+	}
+}
+
+static uint64_t roundtrip_digest(void *opaque)
+{
+	struct roundtrip_ctx *ctx = opaque;
+	uint64_t digest =
+		bench_digest_bytes(BENCH_DIGEST_INIT, &ctx->received, sizeof ctx->received);
+	return bench_digest_bytes(digest, ctx->echoed, ctx->count * sizeof(int));
+}
+
+static void add_roundtrip_variant(struct bench_case *c, const char *name, CLIENT *client,
+				  int (*echo_ints)(CLIENT *, const int *, unsigned, int *),
+				  const char *(*error)(CLIENT *), unsigned count)
+{
+	struct roundtrip_ctx *ctx = allocate(sizeof *ctx);
+	ctx->client = client;
+	ctx->echo_ints = echo_ints;
+	ctx->error = error;
+	ctx->count = count;
+	bench_add_variant(c, name, roundtrip_run, roundtrip_digest, ctx);
+}
+
+/* The harness pins to the CPU the process runs on when timing starts: this one. */
+static void pin_to_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+	if (cpu < 0)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof set, &set);
+}
+
+static CLIENT *open_client(CLIENT *(*open)(enum rpc_transport, unsigned short),
+			   enum rpc_transport transport, unsigned short port)
+{
+	CLIENT *client = open(transport, port);
+	if (client == NULL)
+		exit(1);
+	return client;
+}
+
+/*-------------------------------------------------------------------------------*/
+
+static void add_code_sizes(struct bench *bench)
+{
+	for (size_t i = 0; i < sizeof rpc_code_sizes / sizeof rpc_code_sizes[0]; i++) {
+		char key[128];
+		snprintf(key, sizeof key, "code bytes: %s %s", rpc_code_sizes[i].variant,
+			 rpc_code_sizes[i].what);
+		bench_extra_number(bench, key, rpc_code_sizes[i].bytes);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bench *bench = bench_create("rpc", argc, argv);
+
+	uint64_t state = 0x5eed;
+	for (int i = 0; i < INTARRAY_MAX; i++) {
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		values[i] = (int)(uint32_t)(state >> 32);
+	}
+	for (unsigned which = 0; which < SIZES; which++) {
+		intarray a = {sizes[which], values};
+		generic_encode_intarray(messages[which], INTARRAY_WIRE_SIZE(sizes[which]), &a);
+	}
+
+	/* The servers run in their own processes, started before the clients exist, on
+	 * the CPU the harness pins this process to: on a small VM, waking a server on
+	 * another, idle virtual CPU costs tens of microseconds of jitter per message,
+	 * while on one CPU a round trip is two context switches and the work itself. */
+	pin_to_current_cpu();
+	struct rpc_server_process generic_server, respec_server;
+	if (!rpc_server_start(&generic_server, RPC_SERVER_PROGRAM, "generic") ||
+	    !rpc_server_start(&respec_server, RPC_SERVER_PROGRAM, "respec"))
+		return 1;
+	CLIENT *clients[2][2]; /* [transport][0 generic, 1 respec] */
+	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
+		clients[t][0] = open_client(generic_rpc_client_open, (enum rpc_transport)t,
+					    t == RPC_UDP ? generic_server.udp_port
+							 : generic_server.tcp_port);
+		clients[t][1] = open_client(respec_rpc_client_open, (enum rpc_transport)t,
+					    t == RPC_UDP ? respec_server.udp_port
+							 : respec_server.tcp_port);
+	}
+
+	char name[64];
+	for (unsigned which = 0; which < SIZES; which++) {
+		snprintf(name, sizeof name, "marshal-%u", sizes[which]);
+		struct bench_case *c = bench_add_case(bench, strdup(name));
+		for (size_t v = 0; v < sizeof encoder_variants / sizeof encoder_variants[0]; v++)
+			add_marshal_variant(c, encoder_variants[v].name,
+					    encoder_variants[v].encoders[which], which);
+		add_marshal_variant(c, "memcpy", NULL, which);
+	}
+	for (unsigned which = 0; which < SIZES; which++) {
+		snprintf(name, sizeof name, "unmarshal-%u", sizes[which]);
+		struct bench_case *c = bench_add_case(bench, strdup(name));
+		for (size_t v = 0; v < sizeof decoder_variants / sizeof decoder_variants[0]; v++) {
+			struct unmarshal_ctx *ctx = allocate(sizeof *ctx);
+			ctx->decode = decoder_variants[v].decode;
+			ctx->which = which;
+			bench_add_variant(c, decoder_variants[v].name, unmarshal_run,
+					  unmarshal_digest, ctx);
+		}
+	}
+	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
+		for (unsigned which = 0; which < SIZES; which++) {
+			snprintf(name, sizeof name, "roundtrip-%s-%u", t == RPC_UDP ? "udp" : "tcp",
+				 sizes[which]);
+			struct bench_case *c = bench_add_case(bench, strdup(name));
+			add_roundtrip_variant(c, "generic", clients[t][0], generic_rpc_client_echo_ints,
+					      generic_rpc_client_error, sizes[which]);
+			add_roundtrip_variant(c, "respec", clients[t][1], respec_rpc_client_echo_ints,
+					      respec_rpc_client_error, sizes[which]);
+		}
+	}
+
+	bench_extra_string(bench, "marshal-N op",
+			   "encode_intarray_N: N ints into their XDR message in memory");
+	bench_extra_string(bench, "unmarshal-N op",
+			   "decode_intarray: that message into a fresh array (malloc'ed by the "
+			   "decoder, freed each call)");
+	bench_extra_string(bench, "roundtrip op",
+			   "ECHO_INTS of N ints, real client and server processes over loopback; "
+			   "generic = both sides generic, respec = both sides respec");
+	bench_extra_string(bench, "roundtrip placement",
+			   "client and both servers pinned to the same CPU");
+	add_code_sizes(bench);
+	int status = bench_run(bench);
+
+	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
+		generic_rpc_client_close(clients[t][0]);
+		respec_rpc_client_close(clients[t][1]);
+	}
+	rpc_server_stop(&generic_server);
+	rpc_server_stop(&respec_server);
+	return status;
+}
