@@ -35,7 +35,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <set>
 #include <chrono>
@@ -176,23 +175,6 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
 static constexpr const char *CleanupPipeline =
     "globaldce,function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
 
-static void cleanUp(Module &M) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  if (Error E = PB.parsePassPipeline(MPM, CleanupPipeline))
-    throw SpecError("", toString(std::move(E)));
-  MPM.run(M, MAM);
-}
-
 void *respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
   SpecializeOptions Options;
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
@@ -205,7 +187,7 @@ void *respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bi
     throw;
   }
   Result.residual->eraseFromParent(); // the generic module stays as loaded
-  cleanUp(*M);
+  runPipeline(*M, CleanupPipeline);
   if (Error E = jit->addIRModule(orc::ThreadSafeModule(std::move(M), context)))
     throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));
   Expected<orc::ExecutorAddr> Address = jit->lookup(Name);

@@ -161,13 +161,9 @@ void internalizeForLinking(Module &M, const std::vector<Specialized> &Done) {
     Annotations->eraseFromParent();
 }
 
-void optimize(Module &M, unsigned Level) {
-  if (Level == 0)
-    return;
-  PipelineTuningOptions Tuning;
-  Tuning.LoopVectorization = true;
-  Tuning.SLPVectorization = true;
-  Tuning.LoopUnrolling = true;
+/// Runs Build(PassBuilder) on M with every analysis registered.
+template <typename BuildFn>
+static void runModulePasses(Module &M, const PipelineTuningOptions &Tuning, BuildFn Build) {
   PassBuilder PB(nullptr, Tuning);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -178,9 +174,28 @@ void optimize(Module &M, unsigned Level) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  Build(PB).run(M, MAM);
+}
+
+void optimize(Module &M, unsigned Level) {
+  if (Level == 0)
+    return;
+  PipelineTuningOptions Tuning;
+  Tuning.LoopVectorization = true;
+  Tuning.SLPVectorization = true;
+  Tuning.LoopUnrolling = true;
   OptimizationLevel Opt = Level >= 3 ? OptimizationLevel::O3 : Level == 2 ? OptimizationLevel::O2
                                                                           : OptimizationLevel::O1;
-  PB.buildPerModuleDefaultPipeline(Opt).run(M, MAM);
+  runModulePasses(M, Tuning, [&](PassBuilder &PB) { return PB.buildPerModuleDefaultPipeline(Opt); });
+}
+
+void runPipeline(Module &M, StringRef Pipeline) {
+  runModulePasses(M, PipelineTuningOptions(), [&](PassBuilder &PB) {
+    ModulePassManager MPM;
+    if (Error E = PB.parsePassPipeline(MPM, Pipeline))
+      throw SpecError("", "bad pass pipeline '" + Pipeline.str() + "': " + toString(std::move(E)));
+    return MPM;
+  });
 }
 
 void writeFileAtomically(const std::string &Path, const std::string &Contents) {

@@ -59,6 +59,9 @@ void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done
 /// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets them.
 void optimize(llvm::Module &M, unsigned Level);
 
+/// A pipeline in opt's -passes syntax.
+void runPipeline(llvm::Module &M, llvm::StringRef Pipeline);
+
 /// Writes textual IR, or a native object; atomically (temp file, then rename).
 void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
 
