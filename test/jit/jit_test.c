@@ -161,11 +161,13 @@ static void test_async_replug(respec_jit *jit)
 	CHECK(respec_slot_init(&run_slot, "run_program", RESPEC_PROTOCOL_DEFAULT,
 			       RESPEC_FN(run_program)) == 0,
 	      "slot: %s", respec_last_error());
+	/* Not in the cache: a real compile happens while the callers run. The
+	 * program itself must not change while anyone may run it. */
+	program[1].imm = 11;
 	pthread_t threads[2];
 	for (uintptr_t t = 0; t < 2; t++)
 		pthread_create(&threads[t], NULL, caller, (void *)(t + 1));
 	struct respec_arg args[] = {program_args(), RESPEC_DYNAMIC, RESPEC_DYNAMIC};
-	program[1].imm = 11; /* not in the cache: a real compile happens meanwhile */
 	CHECK(respec_jit_specialize_async(jit, "run_program", args, 3, &run_slot) == 0,
 	      "async request: %s", respec_jit_error(jit));
 	respec_jit_wait(jit);
