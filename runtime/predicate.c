@@ -208,6 +208,22 @@ out:
 	return err;
 }
 
+/* Arms the watched objects' guards, then plugs FNS into the dependent slots:
+ * from here on a guarded store breaks the predicate before it changes a term.
+ * On failure the guards are disarmed again. Counts a success in *COUNTER. */
+static int enable_specialized(respec_predicate *pred, respec_fn *fns, _Atomic uint64_t *counter)
+{
+	arm_spids(pred, pred);
+	int err = replug_dependents(pred, fns, false);
+	if (err) {
+		arm_spids(pred, NULL);
+		return err;
+	}
+	pred->holds = true;
+	(*counter)++;
+	return 0;
+}
+
 static int to_generic(respec_predicate *pred)
 {
 	respec_fn stack_fns[8] = {0};
@@ -250,14 +266,7 @@ int respec_predicate_establish(respec_predicate *pred)
 		} else {
 			for (size_t i = 0; i < pred->ndeps; i++)
 				fns[i] = pred->deps[i].specialized;
-			arm_spids(pred, pred);
-			err = replug_dependents(pred, fns, false);
-			if (err) {
-				arm_spids(pred, NULL);
-			} else {
-				pred->holds = true;
-				pred->establishes++;
-			}
+			err = enable_specialized(pred, fns, &pred->establishes);
 			if (fns != stack_fns)
 				free(fns);
 		}
@@ -324,14 +333,7 @@ int respec_guard_end(respec_predicate *pred)
 				any |= fns[i] != NULL;
 			}
 			if (any) {
-				arm_spids(pred, pred);
-				err = replug_dependents(pred, fns, false);
-				if (err) {
-					arm_spids(pred, NULL);
-				} else {
-					pred->holds = true;
-					pred->respecializations++;
-				}
+				err = enable_specialized(pred, fns, &pred->respecializations);
 			}
 			if (fns != stack_fns)
 				free(fns);
