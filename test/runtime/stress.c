@@ -21,6 +21,7 @@
 #include "respec/runtime.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
@@ -32,6 +33,7 @@ static _Atomic uint64_t installed_as[VERSIONS], retired_upto[VERSIONS];
 static _Atomic bool reclaim_pending[VERSIONS];
 static _Atomic uint64_t late_entries, still_running, stale_terms, bad_results;
 static _Atomic uint64_t total_calls, replugged_calls;
+static _Atomic int callers_running;
 static _Atomic bool stop;
 
 /* Work inside a call: long enough for replugs to overlap running calls. */
@@ -99,6 +101,7 @@ static void *caller(void *arg)
 		CHECK_OK(respec_slot_set_owner(&guarded_slot));
 	}
 	uint64_t calls = 0, replugged = 0;
+	atomic_fetch_add(&callers_running, 1);
 	for (int x = 0; !atomic_load_explicit(&stop, memory_order_relaxed); x = (x + 1) & 0xffff) {
 		int tag = RESPEC_CALL(&versioned_slot, int (*)(int), x) - x;
 		if (!(tag >= 0 && tag < VERSIONS) && tag != GENERIC_TAG)
@@ -123,10 +126,15 @@ static void reclaim_version(respec_fn old, void *arg)
 }
 
 static long replugs_wanted;
+static _Atomic long guards_fired;
 
-static void *replugger(void *unused)
+static void *replugger(void *arg)
 {
-	(void)unused;
+	/* Start only once everyone is at work: with few replugs (the scaled-down
+	 * runs) the loop could otherwise end before a caller or a guard ran. */
+	int callers = (int)(intptr_t)arg;
+	while (atomic_load(&callers_running) < callers || atomic_load(&guards_fired) == 0)
+		sched_yield();
 	int current = -1;
 	for (long r = 1; r <= replugs_wanted; r++) {
 		int next = (current + 1) % VERSIONS;
@@ -148,8 +156,6 @@ static void *replugger(void *unused)
 	CHECK_OK(respec_barrier());
 	return NULL;
 }
-
-static _Atomic long guards_fired;
 
 static void *guard_writer(void *unused)
 {
@@ -214,7 +220,7 @@ int main(int argc, char **argv)
 		CHECK(pthread_create(&caller_threads[i], NULL, caller,
 				     protocol == RESPEC_PROTOCOL_THREAD ? (void *)1 : NULL) == 0);
 	CHECK(pthread_create(&guard_thread, NULL, guard_writer, NULL) == 0);
-	CHECK(pthread_create(&replug_thread, NULL, replugger, NULL) == 0);
+	CHECK(pthread_create(&replug_thread, NULL, replugger, (void *)(intptr_t)callers) == 0);
 	CHECK(pthread_join(replug_thread, NULL) == 0);
 	atomic_store(&stop, true);
 	CHECK(pthread_join(guard_thread, NULL) == 0);
