@@ -43,18 +43,6 @@ static const struct interp_variant variants[] = {
 	{ "selftest", selftest_run_fixed_program },
 };
 
-static const struct interp_variant *find_variant(const char *name)
-{
-	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-		if (strcmp(variants[i].name, name) == 0)
-			return &variants[i];
-	fprintf(stderr, "unknown variant '%s'; this build has:", name);
-	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-		fprintf(stderr, " %s", variants[i].name);
-	fprintf(stderr, "\n");
-	exit(2);
-}
-
 /* Words with a shape: both branches of the program depend on sign and parity. */
 static int32_t program_word(struct diff_rng *rng, uint64_t shape)
 {
@@ -76,7 +64,7 @@ int main(int argc, char **argv)
 	enum { LONGEST = INTERP_PROGRAM_WORDS + 8 };
 	struct diff_run run;
 	diff_begin(&run, argc, argv, 20000);
-	const struct interp_variant *v = find_variant(run.variant);
+	const struct interp_variant *v = DIFF_FIND_VARIANT(run.variant, variants);
 
 	struct diff_input input;
 	diff_input_init(&input, LONGEST * sizeof(int32_t));

@@ -89,18 +89,6 @@ static const struct marshal_variant variants[] = {
 	MARSHAL_VARIANT("selftest", selftest_),
 };
 
-static const struct marshal_variant *find_variant(const char *name)
-{
-	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-		if (strcmp(variants[i].name, name) == 0)
-			return &variants[i];
-	fprintf(stderr, "unknown variant '%s'; this build has:", name);
-	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-		fprintf(stderr, " %s", variants[i].name);
-	fprintf(stderr, "\n");
-	exit(2);
-}
-
 static void put_unit(unsigned char *at, uint32_t value)
 {
 	at[0] = (unsigned char)(value >> 24);
@@ -367,7 +355,7 @@ int main(int argc, char **argv)
 {
 	struct diff_run run;
 	diff_begin(&run, argc, argv, 10000);
-	const struct marshal_variant *v = find_variant(run.variant);
+	const struct marshal_variant *v = DIFF_FIND_VARIANT(run.variant, variants);
 	test_encode_ints1000(&run, v);
 	test_decode_ints1000(&run, v);
 	test_decode_ints(&run, v);

@@ -134,6 +134,19 @@ static uint64_t parse_u64(const char *program, const char *text)
 	return value;
 }
 
+const void *diff_find_variant(const char *name, const void *variants, size_t count, size_t size)
+{
+	const char *base = variants;
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(*(const char *const *)(base + i * size), name) == 0)
+			return base + i * size;
+	fprintf(stderr, "unknown variant '%s'; this build has:", name);
+	for (size_t i = 0; i < count; i++)
+		fprintf(stderr, " %s", *(const char *const *)(base + i * size));
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
 void diff_begin(struct diff_run *run, int argc, char **argv, uint64_t default_iterations)
 {
 	*run = (struct diff_run){

@@ -61,6 +61,15 @@ struct diff_run {
 void diff_begin(struct diff_run *run, int argc, char **argv, uint64_t default_iterations);
 
 /*
+ * The element named NAME of an array of COUNT variants of SIZE bytes each, every
+ * one starting with its `const char *name`; an unknown name lists the known ones
+ * and exits with status 2.
+ */
+const void *diff_find_variant(const char *name, const void *variants, size_t count, size_t size);
+#define DIFF_FIND_VARIANT(name, array) \
+	diff_find_variant((name), (array), sizeof(array) / sizeof((array)[0]), sizeof((array)[0]))
+
+/*
  * Iterates over the inputs of one function: returns false when the function is
  * filtered out or its iterations are done; otherwise seeds rng for the current
  * iteration (run->iteration) and returns true.

@@ -64,18 +64,6 @@ static const struct rpc_codec codecs[] = {
 
 static const struct rpc_codec *const generic = &codecs[0];
 
-static const struct rpc_codec *find_codec(const char *name)
-{
-	for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; i++)
-		if (strcmp(codecs[i].name, name) == 0)
-			return &codecs[i];
-	fprintf(stderr, "unknown variant '%s'; this build has:", name);
-	for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; i++)
-		fprintf(stderr, " %s", codecs[i].name);
-	fprintf(stderr, "\n");
-	exit(2);
-}
-
 /* Buffers and the input area every encoder check uses. */
 struct encoder_check {
 	struct diff_run *run;
@@ -360,7 +348,7 @@ int main(int argc, char **argv)
 		return write_seeds(argv[2]);
 	struct diff_run run;
 	diff_begin(&run, argc, argv, 10000);
-	const struct rpc_codec *v = find_codec(run.variant);
+	const struct rpc_codec *v = DIFF_FIND_VARIANT(run.variant, codecs);
 	if (v->encode_pair != NULL)
 		test_encode_pair(&run, v);
 	if (v->encode_int != NULL)
