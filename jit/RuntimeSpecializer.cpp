@@ -9,12 +9,15 @@
 //      memory); a cached result is returned at once;
 //   2. specialize() the spec function of the generic module (canonicalized once,
 //      at respec_jit_create) with the parameters bound;
-//   3. move the residual function into a module of its own: a clone of what it
-//      reaches in the generic module, everything but it private, and mutable
-//      globals turned into references to the program's own (so specialized code
-//      shares state with the program);
-//   4. a short cleanup pipeline (see CleanupPipeline), hand to LLJIT, look the
-//      symbol up: a native function pointer with the spec function's signature.
+//   3. move the residual function into a module of its own, with copies of the
+//      generic functions it still calls and the constant data it reads, and
+//      declarations for the rest: mutable globals and external functions bind
+//      to the program's own (so specialized code shares state with the
+//      program); the cost is that of the residual code, not of the module;
+//   4. a short cleanup pipeline (see CleanupPipeline), hand to LLJIT, whose
+//      code generation pipeline is built once per specializer
+//      (ReusedPipelineCompiler.h), look the symbol up: a native function
+//      pointer with the spec function's signature, kept until released.
 // Requests are serialized by one mutex (the generic module and the LLVM context
 // are shared). Asynchronous requests are served by one worker thread that
 // replugs a librespec slot when the code is ready: callers keep running the
@@ -24,24 +27,26 @@
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "FunctionInfo.h"
+#include "ReusedPipelineCompiler.h"
 #include "Specializer.h"
 #include "replug.h"
 #include "respec/jit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Transforms/IPO/GlobalDCE.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
-#include <set>
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace llvm;
@@ -55,6 +60,12 @@ void *fail(const std::string &Message) {
   LastError = Message;
   return nullptr;
 }
+
+/// Specialized code, and the ORC handle that frees it.
+struct CompiledCode {
+  void *address = nullptr;
+  orc::ResourceTrackerSP tracker;
+};
 
 struct AsyncRequest {
   std::string function;
@@ -87,7 +98,7 @@ struct respec_jit {
   std::unique_ptr<ModuleInfo> info;
   std::unique_ptr<orc::LLJIT> jit;
   std::mutex lock; ///< serializes everything below and all use of `context`
-  std::map<std::string, void *> cache;
+  std::map<std::string, CompiledCode> cache; ///< by cacheKey()
   respec_jit_stats stats{};
   unsigned compiled = 0;
 
@@ -100,23 +111,24 @@ struct respec_jit {
   std::thread worker;
 
   void *specialize(const std::string &Function, const respec_arg *Args, unsigned N);
-  void *compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings);
+  CompiledCode compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings);
+  int release(void *Code);
   std::unique_ptr<Module> extract(Function &Residual, const std::string &Name);
   void serveQueue();
 };
 
-std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::string &Name) {
-  Residual.setName(Name);
-  Residual.setLinkage(GlobalValue::ExternalLinkage);
-  // Only what the residual function can reach is cloned with its body.
-  std::set<const GlobalValue *> Reachable;
+/// Everything the residual function reaches in the generic module: the
+/// functions it calls and the globals it uses, through the bodies and
+/// initializers of those defined there.
+static std::set<const GlobalValue *> reachedFrom(const Function &Residual) {
+  std::set<const GlobalValue *> Reached;
   std::vector<const Value *> Pending = {&Residual};
   while (!Pending.empty()) {
     const Value *V = Pending.back();
     Pending.pop_back();
     auto Visit = [&](const Value *Op) {
       if (auto *GV = dyn_cast<GlobalValue>(Op)) {
-        if (Reachable.insert(GV).second)
+        if (Reached.insert(GV).second)
           Pending.push_back(GV);
       } else if (auto *C = dyn_cast<Constant>(Op)) {
         Pending.push_back(C);
@@ -134,36 +146,104 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
         Visit(Op);
     }
   }
-  ValueToValueMapTy Map;
-  std::unique_ptr<Module> M = CloneModule(*generic, Map, [&](const GlobalValue *GV) {
-    return GV == &Residual || Reachable.count(GV);
-  });
-  for (Function &F : *M)
-    if (!F.isDeclaration() && F.getName() != Name)
-      F.setLinkage(GlobalValue::InternalLinkage);
-  for (GlobalVariable &G : M->globals())
-    if (!G.isDeclaration() && !G.getName().startswith("llvm."))
-      G.setLinkage(G.hasLocalLinkage() || G.isConstant() ? GlobalValue::InternalLinkage
-                                                          : GlobalValue::ExternalLinkage);
-  if (GlobalVariable *Annotations = M->getGlobalVariable("llvm.global.annotations"))
-    Annotations->eraseFromParent();
-  if (GlobalVariable *Used = M->getGlobalVariable("llvm.used"))
-    Used->eraseFromParent();
-  if (GlobalVariable *Used = M->getGlobalVariable("llvm.compiler.used"))
-    Used->eraseFromParent();
-  ModuleAnalysisManager MAM;
-  GlobalDCEPass().run(*M, MAM);
-  // Mutable state stays the program's own: bind to its definitions by name.
-  for (GlobalVariable &G : M->globals()) {
-    if (G.isDeclaration() || G.isConstant() || G.getName().startswith("llvm."))
-      continue;
-    if (G.hasLocalLinkage())
+  Reached.erase(&Residual);
+  return Reached;
+}
+
+/// A declaration in M of a symbol the program defines, bound when ORC links the
+/// specialized code. Not dso_local: the program may be anywhere in memory.
+static GlobalValue *declareInModule(Module &M, const GlobalValue &Symbol) {
+  GlobalValue *Declaration;
+  if (auto *Type = dyn_cast<FunctionType>(Symbol.getValueType())) {
+    Function *F = Function::Create(Type, GlobalValue::ExternalLinkage, Symbol.getName(), M);
+    if (auto *Original = dyn_cast<Function>(&Symbol))
+      F->copyAttributesFrom(Original);
+    Declaration = F;
+  } else {
+    auto *Variable = dyn_cast<GlobalVariable>(&Symbol);
+    auto *G = new GlobalVariable(M, Symbol.getValueType(), Variable && Variable->isConstant(),
+                                 GlobalValue::ExternalLinkage, nullptr, Symbol.getName(),
+                                 nullptr, Symbol.getThreadLocalMode(),
+                                 Symbol.getAddressSpace());
+    if (Variable)
+      G->setAlignment(Variable->getAlign());
+    Declaration = G;
+  }
+  Declaration->setLinkage(GlobalValue::ExternalLinkage);
+  Declaration->setDSOLocal(false);
+  return Declaration;
+}
+
+std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::string &Name) {
+  std::set<const GlobalValue *> Reached = reachedFrom(Residual);
+  // Mutable state stays the program's own; file-static state it cannot bind to.
+  for (const GlobalValue *GV : Reached)
+    if (auto *G = dyn_cast<GlobalVariable>(GV); G && !G->isConstant() && G->hasLocalLinkage())
       throw SpecError("", "the specialized code uses the file-static variable '" +
-                              G.getName().str() +
+                              G->getName().str() +
                               "', which run-time specialization cannot share with the "
                               "program; make it external or pass it as an argument");
-    G.setInitializer(nullptr);
+
+  auto M = std::make_unique<Module>(Name, generic->getContext());
+  M->setDataLayout(generic->getDataLayout());
+  M->setTargetTriple(generic->getTargetTriple());
+  if (NamedMDNode *Flags = generic->getModuleFlagsMetadata())
+    for (MDNode *Flag : Flags->operands())
+      M->getOrInsertModuleFlagsMetadata()->addOperand(Flag);
+
+  // Generic functions still called, and constant data, are copied (private to
+  // the new module); the rest is declared. Walk the module, not the set, so the
+  // order (and with it the code) does not depend on addresses.
+  ValueToValueMapTy Map;
+  std::vector<std::pair<const Function *, Function *>> Bodies;
+  std::vector<std::pair<const GlobalVariable *, GlobalVariable *>> Initializers;
+  for (const GlobalValue &GV : generic->global_values()) {
+    if (!Reached.count(&GV))
+      continue;
+    auto *F = dyn_cast<Function>(&GV);
+    auto *G = dyn_cast<GlobalVariable>(&GV);
+    if (F && !F->isDeclaration()) {
+      Function *Copy = Function::Create(F->getFunctionType(), GlobalValue::InternalLinkage,
+                                        F->getName(), *M);
+      Copy->copyAttributesFrom(F);
+      Copy->setLinkage(GlobalValue::InternalLinkage);
+      auto Argument = Copy->arg_begin();
+      for (const llvm::Argument &Original : F->args()) {
+        Argument->setName(Original.getName());
+        Map[&Original] = &*Argument++;
+      }
+      Bodies.emplace_back(F, Copy);
+      Map[F] = Copy;
+    } else if (G && G->isConstant() && G->hasInitializer()) {
+      auto *Copy = new GlobalVariable(*M, G->getValueType(), true, GlobalValue::InternalLinkage,
+                                      nullptr, G->getName());
+      Copy->copyAttributesFrom(G);
+      Copy->setLinkage(GlobalValue::InternalLinkage);
+      Initializers.emplace_back(G, Copy);
+      Map[G] = Copy;
+    } else {
+      Map[&GV] = declareInModule(*M, GV);
+    }
   }
+  for (auto [Original, Copy] : Bodies) {
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(Copy, Original, Map, CloneFunctionChangeType::DifferentModule, Returns);
+  }
+  for (auto [Original, Copy] : Initializers)
+    Copy->setInitializer(MapValue(Original->getInitializer(), Map));
+
+  // The residual function itself moves: it is new, and nothing else uses it.
+  // Debug locations go (they point into the generic module's compile unit, and
+  // nothing reads them in JIT code).
+  stripDebugInfo(Residual);
+  Residual.removeFromParent();
+  M->getFunctionList().push_back(&Residual);
+  Residual.setName(Name);
+  Residual.setLinkage(GlobalValue::ExternalLinkage);
+  Map[&Residual] = &Residual;
+  RemapFunction(Residual, Map, RF_IgnoreMissingLocals);
+  if (!Bodies.empty())
+    StripDebugInfo(*M);
   return M;
 }
 
@@ -171,30 +251,33 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
 /// objects promoted, stores the specializer kept for soundness removed when
 /// dead, and trivial blocks and phis folded; the rest of -O2 (inlining, loop
 /// passes, vectorizers) costs more generation time than it gains here: on
-/// libpcap filters, generation 30% faster for code 9% slower than -O2.
+/// libpcap filters, generation 30% faster for code 9% slower than -O2. Without
+/// instcombine, filters run 35% slower.
 static constexpr const char *CleanupPipeline =
-    "globaldce,function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
+    "function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
 
-void *respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
+CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
   SpecializeOptions Options;
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
   std::string Name = "respec.jit." + std::to_string(compiled++);
   std::unique_ptr<Module> M;
   try {
-    M = extract(*Result.residual, Name);
+    M = extract(*Result.residual, Name); // moves the residual out of the generic module
   } catch (...) {
     Result.residual->eraseFromParent();
     throw;
   }
-  Result.residual->eraseFromParent(); // the generic module stays as loaded
   runPipeline(*M, CleanupPipeline);
-  if (Error E = jit->addIRModule(orc::ThreadSafeModule(std::move(M), context)))
+  orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();
+  if (Error E = jit->addIRModule(Tracker, orc::ThreadSafeModule(std::move(M), context)))
     throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));
   Expected<orc::ExecutorAddr> Address = jit->lookup(Name);
-  if (!Address)
+  if (!Address) {
+    consumeError(Tracker->remove());
     throw SpecError("", "ORC cannot compile the specialized code: " +
                             toString(Address.takeError()));
-  return Address->toPtr<void *>();
+  }
+  return {Address->toPtr<void *>(), std::move(Tracker)};
 }
 
 void *respec_jit::specialize(const std::string &Function, const respec_arg *Args, unsigned N) {
@@ -203,7 +286,7 @@ void *respec_jit::specialize(const std::string &Function, const respec_arg *Args
   std::string Key = cacheKey(Function, Args, N);
   if (auto It = cache.find(Key); It != cache.end()) {
     ++stats.cache_hits;
-    return It->second;
+    return It->second.address;
   }
   llvm::Function *Spec = generic->getFunction(Function);
   if (!Spec || Spec->isDeclaration())
@@ -228,19 +311,35 @@ void *respec_jit::specialize(const std::string &Function, const respec_arg *Args
                   " has an unknown kind");
     }
   }
-  void *Code;
+  CompiledCode Code;
   try {
     Code = compile(*Spec, Bindings);
   } catch (const SpecError &E) {
     return fail((E.where.empty() ? "" : E.where + ": ") + E.what());
   }
-  cache.emplace(std::move(Key), Code);
+  void *Address = Code.address;
+  cache.emplace(std::move(Key), std::move(Code));
   double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
                   .count();
   ++stats.specializations;
   stats.last_ms = Ms;
   stats.total_ms += Ms;
-  return Code;
+  return Address;
+}
+
+int respec_jit::release(void *Code) {
+  std::lock_guard<std::mutex> Guard(lock);
+  auto It = llvm::find_if(cache, [&](const auto &Entry) { return Entry.second.address == Code; });
+  if (It == cache.end()) {
+    fail("respec_jit_release: not code of this specializer (or released already)");
+    return -1;
+  }
+  if (Error E = It->second.tracker->remove()) {
+    fail("respec_jit_release: " + toString(std::move(E)));
+    return -1;
+  }
+  cache.erase(It);
+  return 0;
 }
 
 void respec_jit::serveQueue() {
@@ -285,7 +384,15 @@ respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
   }
   J->generic = std::move(*M);
   J->info = std::make_unique<ModuleInfo>(*J->generic);
-  auto Jit = orc::LLJITBuilder().create();
+  auto Jit = orc::LLJITBuilder()
+                 .setCompileFunctionCreator([](orc::JITTargetMachineBuilder Builder)
+                                                -> Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+                   auto Machine = Builder.createTargetMachine();
+                   if (!Machine)
+                     return Machine.takeError();
+                   return std::make_unique<ReusedPipelineCompiler>(std::move(*Machine));
+                 })
+                 .create();
   if (!Jit) {
     fprintf(stderr, "respec_jit_create: %s\n", toString(Jit.takeError()).c_str());
     return nullptr;
@@ -314,6 +421,14 @@ void respec_jit_destroy(respec_jit *J) {
     J->worker.join();
   }
   delete J;
+}
+
+int respec_jit_release(respec_jit *J, void *Code) {
+  if (!J || !Code) {
+    fail("respec_jit_release: NULL argument");
+    return -1;
+  }
+  return J->release(Code);
 }
 
 void *respec_jit_specialize(respec_jit *J, const char *Function, const respec_arg *Args,

@@ -80,6 +80,12 @@ int respec_jit_specialize_async(respec_jit *jit, const char *function,
 				const struct respec_arg *args, unsigned nargs,
 				struct respec_slot *slot);
 
+/* Frees specialized code this specializer returned and forgets it (a later
+ * request for the same inputs compiles again). The caller guarantees nothing
+ * runs or will call the code: e.g. a slot was replugged away from it and
+ * respec_replug returned. Returns 0, or -1 (respec_jit_error says why). */
+int respec_jit_release(respec_jit *jit, void *code);
+
 /* Waits for every queued asynchronous specialization. */
 void respec_jit_wait(respec_jit *jit);
 

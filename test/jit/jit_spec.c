@@ -7,6 +7,8 @@
 
 #include <respec/respec.h>
 
+#include <stdlib.h>
+
 RESPEC_SPECIALIZE int32_t run_program(const struct insn *program, const int32_t *input,
 				      size_t n)
 {
@@ -16,4 +18,37 @@ RESPEC_SPECIALIZE int32_t run_program(const struct insn *program, const int32_t 
 RESPEC_SPECIALIZE int32_t affine(int32_t x, int32_t factor, int32_t offset)
 {
 	return x * factor + offset;
+}
+
+/* What specialized code reaches besides its own body: a mutable global it must
+ * share with the program, constant data, generic functions it still calls
+ * (chosen by a dynamic index, so the calls stay residual), a C library call. */
+int32_t jit_calls_counted;
+static const int32_t jit_weights[4] = {3, -5, 7, 11};
+
+static int32_t jit_twice(int32_t x)
+{
+	return 2 * x;
+}
+
+static int32_t jit_negate(int32_t x)
+{
+	return -x;
+}
+
+static int32_t (*const jit_operations[2])(int32_t) = {jit_twice, jit_negate};
+
+RESPEC_SPECIALIZE int32_t weigh(int32_t x, int32_t which, int32_t step)
+{
+	jit_calls_counted += step;
+	return jit_operations[which & 1](x) * jit_weights[(unsigned)x % 4] + abs(x);
+}
+
+/* Run-time specialization cannot bind file-static mutable state. */
+static int32_t jit_hidden_total;
+
+RESPEC_SPECIALIZE int32_t accumulate(int32_t x, int32_t scale)
+{
+	jit_hidden_total += x * scale;
+	return jit_hidden_total;
 }

@@ -2,7 +2,8 @@
  * jit_test.c — tests of run-time specialization (respec/jit.h) on the example
  * interpreter: specialized code computes what the generic interpreter computes
  * on random inputs; results are cached by static *contents*, not addresses;
- * static integer arguments are bound; an asynchronous request replugs a
+ * static integer arguments are bound; specialized code shares the program's
+ * globals and calls its functions; released code is forgotten; an asynchronous request replugs a
  * librespec slot while other threads call through it and never see a wrong
  * result; misuse fails with a message.
  */
@@ -132,6 +133,58 @@ static void test_errors(respec_jit *jit)
 	      "static memory for an integer: %s", respec_jit_error(jit));
 }
 
+typedef int32_t (*weigh_fn)(int32_t, int32_t, int32_t);
+int32_t weigh(int32_t x, int32_t which, int32_t step);
+extern int32_t jit_calls_counted;
+
+/* Specialized code updates the program's own global, reads constant data, and
+ * calls generic functions chosen at run time, as the generic code does. */
+static void test_what_specialized_code_reaches(respec_jit *jit)
+{
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(3)};
+	weigh_fn f = (weigh_fn)respec_jit_specialize(jit, "weigh", args, 3);
+	CHECK(f, "specialize weigh: %s", respec_jit_error(jit));
+	for (int32_t x = -500; f && x <= 500; x += 7) {
+		for (int32_t which = 0; which < 2; which++) {
+			int32_t before = jit_calls_counted;
+			int32_t expected = weigh(x, which, 3);
+			CHECK(jit_calls_counted == before + 3, "generic weigh counts");
+			int32_t got = f(x, which, 0); /* the static 3 is used, not this 0 */
+			CHECK(got == expected, "weigh(%d, %d): specialized %d, generic %d", x, which,
+			      got, expected);
+			CHECK(jit_calls_counted == before + 6,
+			      "specialized weigh updates the program's counter (%d, expected %d)",
+			      jit_calls_counted, before + 6);
+		}
+	}
+	struct respec_arg hidden[] = {RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(2)};
+	CHECK(!respec_jit_specialize(jit, "accumulate", hidden, 2) &&
+		      strstr(respec_jit_error(jit), "file-static variable 'jit_hidden_total'"),
+	      "file-static state: %s", respec_jit_error(jit));
+}
+
+/* Released code is forgotten: the same inputs compile again; releasing twice,
+ * or what the specializer never returned, fails. */
+static void test_release(respec_jit *jit)
+{
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(5), RESPEC_STATIC_VALUE(-1)};
+	affine_fn f = (affine_fn)respec_jit_specialize(jit, "affine", args, 3);
+	CHECK(f && f(4, 0, 0) == 19, "affine before release");
+	struct respec_jit_stats before, after;
+	respec_jit_get_stats(jit, &before);
+	CHECK(respec_jit_release(jit, (void *)f) == 0, "release: %s", respec_jit_error(jit));
+	CHECK(respec_jit_release(jit, (void *)f) == -1 &&
+		      strstr(respec_jit_error(jit), "not code of this specializer"),
+	      "second release: %s", respec_jit_error(jit));
+	CHECK(respec_jit_release(jit, (void *)test_release) == -1, "foreign code is not released");
+	affine_fn again = (affine_fn)respec_jit_specialize(jit, "affine", args, 3);
+	respec_jit_get_stats(jit, &after);
+	CHECK(again && again(4, 0, 0) == 19, "affine after release");
+	CHECK(after.specializations == before.specializations + 1 &&
+		      after.cache_hits == before.cache_hits,
+	      "after release the same inputs compile again");
+}
+
 /* Callers run through a slot while the specialized version is compiled and
  * plugged in behind their backs. */
 static respec_slot run_slot;
@@ -192,6 +245,8 @@ int main(void)
 	test_equivalence_and_cache(jit);
 	test_static_values(jit);
 	test_errors(jit);
+	test_what_specialized_code_reaches(jit);
+	test_release(jit);
 	test_async_replug(jit);
 	respec_jit_destroy(jit);
 	printf("%s\n", failures ? "FAILED" : "all run-time specialization tests passed");
