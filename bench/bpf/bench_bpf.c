@@ -25,14 +25,23 @@
  * Before the interleaved runs, run-time specialization is measured on its own
  * (extra figures in the results file):
  *   runtime_gen_ms.<filter>   median time to specialize and compile the filter
- *                             (a fresh specializer each time: no cache hit)
+ *                             in a running specializer (a program that takes
+ *                             a new filter; the filter's earlier code is
+ *                             released first, so no cache hit)
  *   runtime_gen_ms            the largest of those; runtime_gen_ms_median
+ *   runtime_gen_new_specializer_ms.<filter>   the same in a new specializer,
+ *                             creating it (loading the bitcode) included;
+ *                             runtime_gen_new_specializer_ms_median
  *   runtime_gen_first_ms      the first specialization of the process (cold)
  *   runtime_jit_create_ms     loading the embedded bitcode, once per process
  *   runtime_1m_speedup        1M packets of tcp-port-80/accept through the
- *                             interpreter (generic) / generation + the same
- *                             packets through the specialized code
- *   runtime_1m_speedup_trace_mix   the same over the trace mix
+ *                             interpreter (generic) / generation in a running
+ *                             specializer + the same packets through the code
+ *   runtime_1m_speedup_vs_libpcap   the same against libpcap.so's bpf_filter
+ *                             (Debian's build, gcc) as the interpreter
+ *   runtime_1m_speedup_new_specializer   the same as runtime_1m_speedup with a
+ *                             new specializer per run (bitcode load included)
+ *   runtime_1m_speedup_trace_mix   runtime_1m_speedup over the trace mix
  *   runtime_break_even_packets.<filter>   packets of the synthetic mix after
  *                             which generating the code has paid for itself
  *   kernel_test_run_empty_ns  BPF_PROG_TEST_RUN's own cost per repetition,
@@ -312,57 +321,86 @@ static uint64_t run_program(bpf_match_fn match, const struct bpf_insn *insns,
 	return accepted;
 }
 
-/* Time to specialize with a fresh specializer (its bitcode load not counted). */
-static double generation_ms(const struct bench_filter *filter, respec_jit **jit_out)
+/* Specializes the filter with `jit`; exits with a message on failure. */
+static bpf_match_fn specialize_or_exit(respec_jit *jit, const struct bench_filter *filter)
 {
-	respec_jit *jit = bpf_runtime_create();
-	if (jit == NULL)
-		exit(1);
-	double start = now_ms();
 	bpf_match_fn match = bpf_runtime_specialize(jit, &filter->program);
-	double ms = now_ms() - start;
 	if (match == NULL) {
 		fprintf(stderr, "bench-bpf: run-time specialization of '%s': %s\n",
 			filter->expression, respec_jit_error(jit));
 		exit(1);
 	}
-	if (jit_out)
-		*jit_out = jit;
-	else
-		respec_jit_destroy(jit);
+	return match;
+}
+
+/* Time to specialize and compile the filter in a running specializer: its code
+ * from an earlier request is released first, so this is a real compile. */
+static double generation_ms(respec_jit *jit, const struct bench_filter *filter)
+{
+	double start = now_ms();
+	bpf_match_fn match = specialize_or_exit(jit, filter);
+	double ms = now_ms() - start;
+	if (respec_jit_release(jit, (void *)match) != 0) {
+		fprintf(stderr, "bench-bpf: %s\n", respec_jit_error(jit));
+		exit(1);
+	}
 	return ms;
 }
 
+/* Time to load the bitcode into a new specializer and specialize the filter. */
+static double new_specializer_ms(const struct bench_filter *filter)
+{
+	double start = now_ms();
+	respec_jit *jit = bpf_runtime_create();
+	if (jit == NULL)
+		exit(1);
+	specialize_or_exit(jit, filter);
+	double ms = now_ms() - start;
+	respec_jit_destroy(jit);
+	return ms;
+}
+
+/* How run-time code for one run of RUN_PACKETS packets comes to be. */
+enum generation { RUNNING_SPECIALIZER, NEW_SPECIALIZER };
+
 /*
- * One million packets through the interpreter (generic) and through run-time
- * specialization, generation included, interleaved RUN_REPETITIONS times.
- * Returns interpreter time / (generation + specialized run), by medians; the
- * per-packet figures go to *interp_ns and *specialized_ns, generation to *gen_ms.
+ * RUN_PACKETS packets through an interpreter (libpcap.so's bpf_filter, or with
+ * NULL the filter's generic variant) and through run-time specialized code,
+ * generation included, interleaved RUN_REPETITIONS times. Generation is
+ * that of a running specializer (`jit`; the filter's code is released after
+ * each run), or with NEW_SPECIALIZER, of one created for the run (bitcode load
+ * included). Returns interpreter time / (generation + specialized run), by
+ * medians; the per-packet figures go to *interp_ns and *specialized_ns,
+ * generation to *gen_ms.
  */
-static double one_million_run(const struct bench_filter *filter, const struct trace *packets,
+static double one_million_run(respec_jit *jit, enum generation how, bpf_match_fn interpreter,
+			      const struct bench_filter *filter, const struct trace *packets,
 			      double *interp_ns, double *specialized_ns, double *gen_ms)
 {
 	double interp[RUN_REPETITIONS], total[RUN_REPETITIONS], gen[RUN_REPETITIONS],
 		specialized[RUN_REPETITIONS];
 	for (int r = 0; r < RUN_REPETITIONS; r++) {
 		double start = now_ms();
-		uint64_t expected = run_static(filter->generic, packets);
+		uint64_t expected = interpreter
+					    ? run_program(interpreter, filter->program.bf_insns, packets)
+					    : run_static(filter->generic, packets);
 		interp[r] = now_ms() - start;
 
-		respec_jit *jit = bpf_runtime_create();
-		if (jit == NULL)
-			exit(1);
 		start = now_ms();
-		bpf_match_fn match = bpf_runtime_specialize(jit, &filter->program);
-		if (match == NULL)
+		respec_jit *run_jit = how == NEW_SPECIALIZER ? bpf_runtime_create() : jit;
+		if (run_jit == NULL)
 			exit(1);
+		bpf_match_fn match = specialize_or_exit(run_jit, filter);
 		double generated = now_ms();
 		uint64_t accepted = run_program(match, filter->program.bf_insns, packets);
 		double end = now_ms();
 		total[r] = end - start;
 		gen[r] = generated - start;
 		specialized[r] = end - generated;
-		respec_jit_destroy(jit);
+		if (how == NEW_SPECIALIZER)
+			respec_jit_destroy(run_jit);
+		else
+			respec_jit_release(run_jit, (void *)match);
 		if (accepted != expected) {
 			fprintf(stderr, "bench-bpf: '%s': run-time specialized code accepted %llu "
 					"packets, the interpreter %llu\n", filter->expression,
@@ -377,6 +415,15 @@ static double one_million_run(const struct bench_filter *filter, const struct tr
 	return interp_ms / median(total, RUN_REPETITIONS);
 }
 
+static void report_one_million(struct bench *bench, const char *key, const char *what,
+			       double speedup, double interp_ns, double gen_ms,
+			       double specialized_ns)
+{
+	printf("1M packets, %s: interpreter %.1f ns/packet; generation %.2f ms + specialized "
+	       "%.1f ns/packet: %.2fx\n", what, interp_ns, gen_ms, specialized_ns, speedup);
+	bench_extra_number(bench, key, speedup);
+}
+
 static void measure_runtime(struct bench *bench, const struct trace *accept,
 			    const struct trace *trace_mix, const struct trace *synthetic)
 {
@@ -388,51 +435,71 @@ static void measure_runtime(struct bench *bench, const struct trace *accept,
 	/* The variants' code: the first specialization of the process is the cold one. */
 	for (size_t f = 0; f < NFILTERS; f++) {
 		start = now_ms();
-		filters[f].runtime = bpf_runtime_specialize(jit, &filters[f].program);
+		filters[f].runtime = specialize_or_exit(jit, &filters[f]);
 		if (f == 0)
 			bench_extra_number(bench, "runtime_gen_first_ms", now_ms() - start);
-		if (filters[f].runtime == NULL) {
-			fprintf(stderr, "bench-bpf: run-time specialization of '%s': %s\n",
-				filters[f].expression, respec_jit_error(jit));
-			exit(1);
-		}
 	}
 
-	double gen[NFILTERS][GEN_REPETITIONS], medians[NFILTERS], worst = 0;
+	/* A second specializer generates and releases; the variants' code stays. */
+	respec_jit *running = bpf_runtime_create();
+	if (running == NULL)
+		exit(1);
+	double gen[NFILTERS][GEN_REPETITIONS], fresh[NFILTERS][GEN_REPETITIONS], medians[NFILTERS],
+		fresh_medians[NFILTERS], worst = 0;
 	for (int r = 0; r < GEN_REPETITIONS; r++)
-		for (size_t f = 0; f < NFILTERS; f++)
-			gen[f][r] = generation_ms(&filters[f], NULL);
-	printf("run-time generation, ms (median of %d):\n", GEN_REPETITIONS);
+		for (size_t f = 0; f < NFILTERS; f++) {
+			gen[f][r] = generation_ms(running, &filters[f]);
+			fresh[f][r] = new_specializer_ms(&filters[f]);
+		}
+	printf("run-time generation, ms (median of %d): running specializer / new specializer "
+	       "(bitcode load included)\n", GEN_REPETITIONS);
 	for (size_t f = 0; f < NFILTERS; f++) {
 		medians[f] = median(gen[f], GEN_REPETITIONS);
+		fresh_medians[f] = median(fresh[f], GEN_REPETITIONS);
 		worst = medians[f] > worst ? medians[f] : worst;
-		printf("  %-18s %6.2f  (%u instructions)\n", filters[f].name, medians[f],
-		       filters[f].program.bf_len);
+		printf("  %-18s %6.2f  %6.2f  (%u instructions)\n", filters[f].name, medians[f],
+		       fresh_medians[f], filters[f].program.bf_len);
 		extra_per_filter(bench, "runtime_gen_ms", filters[f].name, medians[f]);
+		extra_per_filter(bench, "runtime_gen_new_specializer_ms", filters[f].name,
+				 fresh_medians[f]);
 	}
 	bench_extra_number(bench, "runtime_gen_ms", worst);
 	bench_extra_number(bench, "runtime_gen_ms_median", median(medians, NFILTERS));
+	bench_extra_number(bench, "runtime_gen_new_specializer_ms_median",
+			   median(fresh_medians, NFILTERS));
 
 	const struct bench_filter *tcp80 = find_filter("tcp_port_80");
-	double interp_ns, specialized_ns, gen_ms;
-	double speedup = one_million_run(tcp80, accept, &interp_ns, &specialized_ns, &gen_ms);
-	printf("1M packets of tcp-port-80/accept: interpreter %.1f ns/packet; generation %.2f ms "
-	       "+ specialized %.1f ns/packet: %.2fx\n", interp_ns, gen_ms, specialized_ns, speedup);
-	bench_extra_number(bench, "runtime_1m_speedup", speedup);
-	speedup = one_million_run(tcp80, trace_mix, &interp_ns, &specialized_ns, &gen_ms);
-	printf("1M packets of trace-mix: interpreter %.1f ns/packet; generation %.2f ms + "
-	       "specialized %.1f ns/packet: %.2fx\n", interp_ns, gen_ms, specialized_ns, speedup);
-	bench_extra_number(bench, "runtime_1m_speedup_trace_mix", speedup);
+	double interp_ns, specialized_ns, gen_ms, speedup;
+	speedup = one_million_run(running, RUNNING_SPECIALIZER, NULL, tcp80, accept,
+				  &interp_ns, &specialized_ns, &gen_ms);
+	report_one_million(bench, "runtime_1m_speedup", "tcp-port-80/accept", speedup, interp_ns,
+			   gen_ms, specialized_ns);
+	speedup = one_million_run(running, RUNNING_SPECIALIZER, bpf_filter, tcp80, accept,
+				  &interp_ns, &specialized_ns, &gen_ms);
+	report_one_million(bench, "runtime_1m_speedup_vs_libpcap",
+			   "tcp-port-80/accept, libpcap.so's interpreter", speedup, interp_ns,
+			   gen_ms, specialized_ns);
+	speedup = one_million_run(NULL, NEW_SPECIALIZER, NULL, tcp80, accept, &interp_ns,
+				  &specialized_ns, &gen_ms);
+	report_one_million(bench, "runtime_1m_speedup_new_specializer",
+			   "tcp-port-80/accept, new specializer", speedup, interp_ns, gen_ms,
+			   specialized_ns);
+	speedup = one_million_run(running, RUNNING_SPECIALIZER, NULL, tcp80, trace_mix,
+				  &interp_ns, &specialized_ns, &gen_ms);
+	report_one_million(bench, "runtime_1m_speedup_trace_mix", "trace-mix", speedup, interp_ns,
+			   gen_ms, specialized_ns);
 
 	printf("break-even on the synthetic mix (packets after which generation has paid):\n");
 	for (size_t f = 0; f < NFILTERS; f++) {
-		one_million_run(&filters[f], synthetic, &interp_ns, &specialized_ns, &gen_ms);
+		one_million_run(running, RUNNING_SPECIALIZER, NULL, &filters[f],
+				synthetic, &interp_ns, &specialized_ns, &gen_ms);
 		double saved_ns = interp_ns - specialized_ns;
 		double packets = saved_ns > 0 ? gen_ms * 1e6 / saved_ns : -1;
 		printf("  %-18s %10.0f  (%.1f -> %.1f ns/packet)\n", filters[f].name, packets,
 		       interp_ns, specialized_ns);
 		extra_per_filter(bench, "runtime_break_even_packets", filters[f].name, packets);
 	}
+	respec_jit_destroy(running);
 }
 #endif
 

@@ -36,7 +36,7 @@ RESPEC_SPECIALIZE int copy_n(int *out, const int *a, int n) {
 
 // CHECK-LABEL: define {{.*}} @copy_3(
 // CHECK-NOT: icmp
-// CHECK-COUNT-3: store i32 %v
+// CHECK-COUNT-3: store i32 %{{[0-9]+}}, ptr %{{[0-9]+}}, align 4
 // CHECK-NOT: icmp
 // CHECK: ret i32 1
 RESPEC_SPECIALIZE int copy_3(int *out, const int *a) {
