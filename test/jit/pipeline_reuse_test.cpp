@@ -83,8 +83,10 @@ define i32 @weigh(i32 %x) {
 })",
 };
 
-std::unique_ptr<TargetMachine> newMachine() {
+/// The run-time specializer's configuration (FastISel at -O2) and the default.
+std::unique_ptr<TargetMachine> newMachine(bool FastISel) {
   auto Builder = cantFail(orc::JITTargetMachineBuilder::detectHost());
+  Builder.getOptions().EnableFastISel = FastISel;
   return cantFail(Builder.createTargetMachine());
 }
 
@@ -107,23 +109,26 @@ int main() {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
   const unsigned Count = std::size(Modules);
-  std::vector<std::string> Fresh;
-  for (unsigned I = 0; I < Count; ++I) {
-    respec::ReusedPipelineCompiler Once(newMachine());
-    Fresh.push_back(compile(Once, I));
-  }
-  respec::ReusedPipelineCompiler Reused(newMachine());
   const unsigned Order[] = {0, 1, 2, 3, 0, 2, 1, 3, 3, 0};
   int Failures = 0;
-  for (unsigned I : Order) {
-    std::string Object = compile(Reused, I);
-    if (Object != Fresh[I]) {
-      fprintf(stderr, "module %u: the reused pipeline's object (%zu bytes) differs from a "
-                      "fresh pipeline's (%zu bytes)\n", I, Object.size(), Fresh[I].size());
-      ++Failures;
-    } else if (Object.size() < 64) {
-      fprintf(stderr, "module %u: no object\n", I);
-      ++Failures;
+  for (bool FastISel : {true, false}) {
+    std::vector<std::string> Fresh;
+    for (unsigned I = 0; I < Count; ++I) {
+      respec::ReusedPipelineCompiler Once(newMachine(FastISel));
+      Fresh.push_back(compile(Once, I));
+    }
+    respec::ReusedPipelineCompiler Reused(newMachine(FastISel));
+    for (unsigned I : Order) {
+      std::string Object = compile(Reused, I);
+      if (Object != Fresh[I]) {
+        fprintf(stderr, "module %u%s: the reused pipeline's object (%zu bytes) differs from "
+                        "a fresh pipeline's (%zu bytes)\n", I, FastISel ? " (FastISel)" : "",
+                Object.size(), Fresh[I].size());
+        ++Failures;
+      } else if (Object.size() < 64) {
+        fprintf(stderr, "module %u: no object\n", I);
+        ++Failures;
+      }
     }
   }
   printf("%s\n", Failures ? "FAILED" : "reused pipeline: same objects as fresh pipelines");
