@@ -115,7 +115,9 @@ struct SpecBlock;
 
 struct OutEdge {
   SpecBlock *target;
-  State out; ///< state at the end of the residual predecessor, not normalized
+  /// Each frame's values at the end of the residual predecessor, not
+  /// normalized: finalize() wires them into the target's phis.
+  std::vector<std::map<Value *, AbstractValue>> values;
 };
 
 struct PhiSlot {
@@ -210,7 +212,7 @@ private:
 
   // Edges.
   BasicBlock *addEdge(BasicBlock *Target, State Out, unsigned TargetContext);
-  BasicBlock *branchTo(BasicBlock *Succ);
+  BasicBlock *branchTo(BasicBlock *Succ, bool LastEdge);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
   std::string iterationKey(const State &S);
   void checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
@@ -220,7 +222,7 @@ private:
   std::string programCounterKey(const State &Entry, const State &Arriving);
   void markHeaderDynamic(const BasicBlock *Header, const std::string &Why, bool BudgetHit);
   void collectGarbage(State &S);
-  State normalizeForEntry(const State &S);
+  void normalizeForEntry(State &S);
   static State meetStates(const State &A, const State &B);
   static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
                                   std::set<ObjectId> &Escaped);
@@ -1395,12 +1397,13 @@ void Specializer::evaluateReturn(ReturnInst &I) {
   blockEnded = true;
 }
 
-BasicBlock *Specializer::branchTo(BasicBlock *Succ) {
-  State Out = state;
+BasicBlock *Specializer::branchTo(BasicBlock *Succ, bool LastEdge) {
   // Phis of the successor read the values flowing along this edge, all at once.
   std::vector<std::pair<Value *, AbstractValue>> PhiValues;
   for (PHINode &Phi : Succ->phis())
     PhiValues.emplace_back(&Phi, valueOf(Phi.getIncomingValueForBlock(current->original)));
+  // The block's last edge takes its final state; earlier edges copy it.
+  State Out = LastEdge ? std::move(state) : state;
   std::map<Value *, AbstractValue> Kept;
   for (Value *V : info.get(Succ->getParent()).liveIn.lookup(Succ))
     if (auto It = Out.top().env.find(V); It != Out.top().env.end())
@@ -1417,7 +1420,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
   blockEnded = true;
   if (I.isUnconditional()) {
     recordBindingTime(I, false);
-    builder->CreateBr(branchTo(I.getSuccessor(0)));
+    builder->CreateBr(branchTo(I.getSuccessor(0), true));
     return;
   }
   AbstractValue Cond = valueOf(I.getCondition());
@@ -1425,15 +1428,16 @@ void Specializer::evaluateBranch(BranchInst &I) {
     ++current->stats.branchesFolded;
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
-    builder->CreateBr(branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1)));
+    builder->CreateBr(
+        branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1), true));
     return;
   }
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
   noteDynamicLoopTest({I.getSuccessor(0), I.getSuccessor(1)});
-  BasicBlock *Taken = branchTo(I.getSuccessor(0));
-  BasicBlock *NotTaken = branchTo(I.getSuccessor(1));
+  BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
+  BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
   builder->CreateCondBr(Residual, Taken, NotTaken)->setDebugLoc(I.getDebugLoc());
 }
 
@@ -1445,7 +1449,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
     auto Case = I.findCaseValue(cast<ConstantInt>(Cond.constant));
-    builder->CreateBr(branchTo(Case->getCaseSuccessor()));
+    builder->CreateBr(branchTo(Case->getCaseSuccessor(), true));
     return;
   }
   recordBindingTime(I, true);
@@ -1453,9 +1457,10 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   Value *Residual = materialize(Cond, nullptr, false);
   noteDynamicLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)));
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
-  BasicBlock *Default = branchTo(I.getDefaultDest());
+  BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
   for (auto &Case : I.cases())
-    Cases.emplace_back(Case.getCaseValue(), branchTo(Case.getCaseSuccessor()));
+    Cases.emplace_back(Case.getCaseValue(),
+                       branchTo(Case.getCaseSuccessor(), Case.getCaseIndex() + 1 == I.getNumCases()));
   SwitchInst *S = builder->CreateSwitch(Residual, Default, Cases.size());
   for (auto [Value, Target] : Cases)
     S->addCase(Value, Target);
@@ -1466,13 +1471,13 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
 
 BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetContext) {
   SpecBlock &T = blockFor(Target, TargetContext);
-  State Entry = normalizeForEntry(Out);
   // "The Trick" for interpreters: a dynamic choice between pieces of static
   // program data (`pc += A > k ? jt : jf`) must not meet into one dynamic
   // value. Paths that disagree on program data go to separate variants of the
   // join block instead.
   if (T.entry && !info.get(Target->getParent()).loopWithHeader(Target)) {
-    std::string Key = programCounterKey(*T.entry, Entry);
+    // (Program data is static: normalization, below, does not change it.)
+    std::string Key = programCounterKey(*T.entry, Out);
     if (!Key.empty()) {
       auto [It, New] = variantIds.try_emplace({TargetContext, Target, Key}, 0);
       if (New)
@@ -1484,12 +1489,17 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
       }
     }
   }
-  current->outEdges.push_back({&T, std::move(Out)});
+  std::vector<std::map<Value *, AbstractValue>> Values;
+  for (const FrameState &F : Out.frames)
+    Values.push_back(F.env);
+  current->outEdges.push_back({&T, std::move(Values)});
+  // The rest, normalized, is what the edge brings to the target's entry.
+  normalizeForEntry(Out);
   if (!T.entry) {
-    T.entry = std::move(Entry);
+    T.entry = std::move(Out);
     enqueue(T);
   } else {
-    State Met = meetStates(*T.entry, Entry);
+    State Met = meetStates(*T.entry, Out);
     if (!(Met == *T.entry)) {
       T.entry = std::move(Met);
       enqueue(T);
@@ -1733,8 +1743,7 @@ void Specializer::collectGarbage(State &S) {
 
 /// Entry states hold no residual values from other blocks: those become phis.
 /// Only the residual function's arguments, which dominate everything, stay.
-State Specializer::normalizeForEntry(const State &S) {
-  State N = S;
+void Specializer::normalizeForEntry(State &N) {
   auto Stable = [&](Value *V) { return V && isa<Argument>(V) && cast<Argument>(V)->getParent() == residual; };
   for (FrameState &F : N.frames)
     for (auto &[V, A] : F.env) {
@@ -1745,7 +1754,6 @@ State Specializer::normalizeForEntry(const State &S) {
     }
   for (auto It = N.memory.dynamicBases.begin(); It != N.memory.dynamicBases.end();)
     It = Stable(It->first) ? std::next(It) : N.memory.dynamicBases.erase(It);
-  return N;
 }
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
@@ -1834,7 +1842,7 @@ void Specializer::finalize() {
         auto Edge = llvm::find_if(From->outEdges,
                                   [&](const OutEdge &E) { return E.target == SB.get(); });
         assert(Edge != From->outEdges.end() && "residual edge without a recorded state");
-        const auto &Env = Edge->out.frames[P.frame].env;
+        const auto &Env = Edge->values[P.frame];
         auto It = Env.find(P.original);
         if (It == Env.end())
           throw SpecError("", "internal error: value missing on a residual edge");
