@@ -299,6 +299,10 @@ SpecializationResult Specializer::run() {
   finalize();
   SpecializationResult Result = collectResult();
   mergeStraightLineBlocks();
+  std::string Problems;
+  raw_string_ostream OS(Problems);
+  if (verifyFunction(*residual, &OS))
+    throw SpecError("", "internal error: specialized code does not verify: " + OS.str());
   return Result;
 }
 
@@ -1851,10 +1855,6 @@ void Specializer::finalize() {
       }
     }
   }
-  std::string Problems;
-  raw_string_ostream OS(Problems);
-  if (verifyFunction(*residual, &OS))
-    throw SpecError("", "internal error: specialized code does not verify: " + OS.str());
 }
 
 /// Every (block, context) pair has a residual block of its own, so residual
