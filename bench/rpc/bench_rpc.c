@@ -25,7 +25,6 @@
 #include "rpc_spec.h"
 #include "rpc_stack.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,18 +213,6 @@ static void add_roundtrip_variant(struct bench_case *c, const char *name, CLIENT
 	bench_add_variant(c, name, roundtrip_run, roundtrip_digest, ctx);
 }
 
-/* The harness pins to the CPU the process runs on when timing starts: this one. */
-static void pin_to_current_cpu(void)
-{
-	int cpu = sched_getcpu();
-	if (cpu < 0)
-		return;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof set, &set);
-}
-
 static CLIENT *open_client(CLIENT *(*open)(enum rpc_transport, unsigned short),
 			   enum rpc_transport transport, unsigned short port)
 {
@@ -262,10 +249,10 @@ int main(int argc, char **argv)
 	}
 
 	/* The servers run in their own processes, started before the clients exist, on
-	 * the CPU the harness pins this process to: on a small VM, waking a server on
+	 * the CPU the harness pins this process to (now): on a small VM, waking a server on
 	 * another, idle virtual CPU costs tens of microseconds of jitter per message,
 	 * while on one CPU a round trip is two context switches and the work itself. */
-	pin_to_current_cpu();
+	bench_pin_to_current_cpu(bench);
 	struct rpc_server_process generic_server, respec_server;
 	if (!rpc_server_start(&generic_server, RPC_SERVER_PROGRAM, "generic") ||
 	    !rpc_server_start(&respec_server, RPC_SERVER_PROGRAM, "respec"))

@@ -4,18 +4,29 @@
  */
 #include "filter_compile.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int bpf_compile_expression(pcap_t *handle, const char *expression, struct bpf_program *program,
 			   bool *unoptimized)
 {
-	*unoptimized = false;
-	if (pcap_compile(handle, program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0)
-		return 0;
-	if (strstr(pcap_geterr(handle), "rejects all packets") == NULL)
-		return -1;
-	if (pcap_compile(handle, program, expression, 0, PCAP_NETMASK_UNKNOWN) != 0)
-		return -1;
-	*unoptimized = true;
+	bool refused = false;
+	if (pcap_compile(handle, program, expression, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		if (strstr(pcap_geterr(handle), "rejects all packets") == NULL ||
+		    pcap_compile(handle, program, expression, 0, PCAP_NETMASK_UNKNOWN) != 0)
+			return -1;
+		refused = true;
+	}
+	if (unoptimized)
+		*unoptimized = refused;
 	return 0;
+}
+
+void bpf_compile_or_exit(pcap_t *handle, const char *expression, struct bpf_program *program)
+{
+	if (bpf_compile_expression(handle, expression, program, NULL) != 0) {
+		fprintf(stderr, "pcap_compile '%s': %s\n", expression, pcap_geterr(handle));
+		exit(2);
+	}
 }

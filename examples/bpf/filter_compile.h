@@ -22,10 +22,15 @@
 
 /*
  * Compiles `expression` for `handle`'s link type into `program` (free it with
- * pcap_freecode). Returns 0, and sets *unoptimized when the optimizer refused
- * the filter; returns -1 with the reason in pcap_geterr(handle) otherwise.
+ * pcap_freecode). Returns 0, and sets *unoptimized (unless NULL) when the
+ * optimizer refused the filter; returns -1 with the reason in
+ * pcap_geterr(handle) otherwise.
  */
 int bpf_compile_expression(pcap_t *handle, const char *expression, struct bpf_program *program,
 			   bool *unoptimized);
+
+/* The same for the case study's own filters, which must compile: on failure,
+ * prints "pcap_compile 'EXPRESSION': why" and exits with status 2. */
+void bpf_compile_or_exit(pcap_t *handle, const char *expression, struct bpf_program *program);
 
 #endif /* RESPEC_BPF_FILTER_COMPILE_H */

@@ -129,15 +129,8 @@ static u_int run_variant(enum variant_kind kind, const struct suite_filter *filt
 static void compile_filters(void)
 {
 	pcap_t *handle = pcap_open_dead(DLT_EN10MB, BPF_CASE_SNAPLEN);
-	for (size_t f = 0; f < NFILTERS; f++) {
-		bool unoptimized;
-		if (bpf_compile_expression(handle, filters[f].expression, &filters[f].program,
-					   &unoptimized) != 0) {
-			fprintf(stderr, "pcap_compile '%s': %s\n", filters[f].expression,
-				pcap_geterr(handle));
-			exit(2);
-		}
-	}
+	for (size_t f = 0; f < NFILTERS; f++)
+		bpf_compile_or_exit(handle, filters[f].expression, &filters[f].program);
 	pcap_close(handle);
 }
 

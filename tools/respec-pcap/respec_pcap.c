@@ -139,8 +139,7 @@ static struct compiled_filter *filter_for(const struct options *options, const c
 			return &filters[i];
 	struct compiled_filter *filter = &filters[(*nfilters)++];
 	filter->linktype = linktype;
-	bool unoptimized;
-	if (bpf_compile_expression(handle, options->expression, &filter->program, &unoptimized) != 0)
+	if (bpf_compile_expression(handle, options->expression, &filter->program, NULL) != 0)
 		die("%s: '%s': %s", path, options->expression, pcap_geterr(handle));
 	totals->programs++;
 #ifdef RESPEC_BPF_RUNTIME
