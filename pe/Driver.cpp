@@ -8,7 +8,6 @@
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -161,41 +160,45 @@ void internalizeForLinking(Module &M, const std::vector<Specialized> &Done) {
     Annotations->eraseFromParent();
 }
 
-/// Runs Build(PassBuilder) on M with every analysis registered.
-template <typename BuildFn>
-static void runModulePasses(Module &M, const PipelineTuningOptions &Tuning, BuildFn Build) {
-  PassBuilder PB(nullptr, Tuning);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  Build(PB).run(M, MAM);
+PassPipeline::PassPipeline(const PipelineTuningOptions &Tuning) : builder(nullptr, Tuning) {
+  builder.registerModuleAnalyses(moduleAnalyses);
+  builder.registerCGSCCAnalyses(cgsccAnalyses);
+  builder.registerFunctionAnalyses(functionAnalyses);
+  builder.registerLoopAnalyses(loopAnalyses);
+  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
 }
 
-void optimize(Module &M, unsigned Level) {
-  if (Level == 0)
-    return;
+PassPipeline::PassPipeline(StringRef Text) : PassPipeline(PipelineTuningOptions()) {
+  if (Error E = builder.parsePassPipeline(passes, Text))
+    throw SpecError("", "bad pass pipeline '" + Text.str() + "': " + toString(std::move(E)));
+}
+
+static PipelineTuningOptions clangTuning() {
   PipelineTuningOptions Tuning;
   Tuning.LoopVectorization = true;
   Tuning.SLPVectorization = true;
   Tuning.LoopUnrolling = true;
-  OptimizationLevel Opt = Level >= 3 ? OptimizationLevel::O3 : Level == 2 ? OptimizationLevel::O2
-                                                                          : OptimizationLevel::O1;
-  runModulePasses(M, Tuning, [&](PassBuilder &PB) { return PB.buildPerModuleDefaultPipeline(Opt); });
+  return Tuning;
 }
 
-void runPipeline(Module &M, StringRef Pipeline) {
-  runModulePasses(M, PipelineTuningOptions(), [&](PassBuilder &PB) {
-    ModulePassManager MPM;
-    if (Error E = PB.parsePassPipeline(MPM, Pipeline))
-      throw SpecError("", "bad pass pipeline '" + Pipeline.str() + "': " + toString(std::move(E)));
-    return MPM;
-  });
+PassPipeline::PassPipeline(unsigned Level) : PassPipeline(clangTuning()) {
+  passes = builder.buildPerModuleDefaultPipeline(Level >= 3   ? OptimizationLevel::O3
+                                                 : Level == 2 ? OptimizationLevel::O2
+                                                              : OptimizationLevel::O1);
+}
+
+void PassPipeline::run(Module &M) {
+  passes.run(M, moduleAnalyses);
+  // Results are keyed by the IR objects' addresses, which a later module may reuse.
+  loopAnalyses.clear();
+  functionAnalyses.clear();
+  cgsccAnalyses.clear();
+  moduleAnalyses.clear();
+}
+
+void optimize(Module &M, unsigned Level) {
+  if (Level > 0)
+    PassPipeline(Level).run(M);
 }
 
 void writeFileAtomically(const std::string &Path, const std::string &Contents) {

@@ -13,6 +13,7 @@
 #include "Specializer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,8 +60,31 @@ void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done
 /// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets them.
 void optimize(llvm::Module &M, unsigned Level);
 
-/// A pipeline in opt's -passes syntax.
-void runPipeline(llvm::Module &M, llvm::StringRef Pipeline);
+/// A pass pipeline with every analysis registered, built once and run on any
+/// number of modules. The run-time specializer cleans every residual module
+/// with the same short pipeline; registering the analyses and parsing the
+/// pipeline each time is little work but touches much of LLVM's code, which a
+/// generation that comes after other work finds cold.
+class PassPipeline {
+public:
+  /// A pipeline in opt's -passes syntax; throws SpecError if it does not parse.
+  explicit PassPipeline(llvm::StringRef Text);
+  /// LLVM's default pipeline at -O<Level>, Level 1 to 3.
+  explicit PassPipeline(unsigned Level);
+
+  /// Runs the pipeline on M, then forgets every analysis result (M may go).
+  void run(llvm::Module &M);
+
+private:
+  llvm::PassBuilder builder;
+  llvm::LoopAnalysisManager loopAnalyses;
+  llvm::FunctionAnalysisManager functionAnalyses;
+  llvm::CGSCCAnalysisManager cgsccAnalyses;
+  llvm::ModuleAnalysisManager moduleAnalyses;
+  llvm::ModulePassManager passes;
+
+  explicit PassPipeline(const llvm::PipelineTuningOptions &Tuning);
+};
 
 /// Writes textual IR, or a native object; atomically (temp file, then rename).
 void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
