@@ -24,6 +24,7 @@
 #define RESPEC_PE_MEMORYSTATE_H
 
 #include "AbstractValue.h"
+#include "FlatMap.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include <map>
@@ -38,7 +39,7 @@ struct Cell {
 };
 
 struct ObjectState {
-  std::map<int64_t, Cell> cells;
+  FlatMap<int64_t, Cell> cells;
   bool escaped = false;
 
   /// Removes cells overlapping [Off, Off+Size).
@@ -50,9 +51,9 @@ struct ObjectState {
 /// What the specializer knows about memory at one program point.
 class MemoryState {
 public:
-  std::map<ObjectId, ObjectState> objects;
+  FlatMap<ObjectId, ObjectState> objects;
   /// Memory behind dynamic root pointers (function arguments), keyed by root.
-  std::map<llvm::Value *, ObjectState> dynamicBases;
+  FlatMap<llvm::Value *, ObjectState> dynamicBases;
 
   /// A write the specializer cannot attribute to one object: forget every cell
   /// of escaped objects and every unpinned fact behind dynamic pointers.

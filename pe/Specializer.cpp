@@ -49,6 +49,7 @@
 //===----------------------------------------------------------------------===//
 #include "Specializer.h"
 #include "Diagnostics.h"
+#include "FlatMap.h"
 #include "MemoryState.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/InstructionSimplify.h"
@@ -72,11 +73,14 @@ namespace {
 
 //===-- States and contexts ----------------------------------------------===//
 
+/// Each SSA value's abstract value, in one frame.
+using ValueEnv = FlatMap<Value *, AbstractValue>;
+
 struct FrameState {
   const CallBase *callSite = nullptr; ///< null for the spec function itself
   const Function *function = nullptr;
   std::vector<AbstractValue> arguments; ///< as passed: bounds recursion
-  std::map<Value *, AbstractValue> env;
+  ValueEnv env;
 };
 
 
@@ -117,7 +121,7 @@ struct OutEdge {
   SpecBlock *target;
   /// Each frame's values at the end of the residual predecessor, not
   /// normalized: finalize() wires them into the target's phis.
-  std::vector<std::map<Value *, AbstractValue>> values;
+  std::vector<ValueEnv> values;
 };
 
 struct PhiSlot {
@@ -1134,7 +1138,7 @@ void Specializer::unfoldCall(CallBase &I, Function &Callee,
   // The caller keeps only what is live after the call.
   BasicBlock *Continuation = I.getParent()->getSingleSuccessor();
   const auto &Live = info.get(I.getFunction()).liveIn.lookup(Continuation);
-  std::map<Value *, AbstractValue> Kept;
+  ValueEnv Kept;
   for (Value *V : Live)
     if (V != &I)
       if (auto It = state.top().env.find(V); It != state.top().env.end())
@@ -1408,7 +1412,7 @@ BasicBlock *Specializer::branchTo(BasicBlock *Succ, bool LastEdge) {
     PhiValues.emplace_back(&Phi, valueOf(Phi.getIncomingValueForBlock(current->original)));
   // The block's last edge takes its final state; earlier edges copy it.
   State Out = LastEdge ? std::move(state) : state;
-  std::map<Value *, AbstractValue> Kept;
+  ValueEnv Kept;
   for (Value *V : info.get(Succ->getParent()).liveIn.lookup(Succ))
     if (auto It = Out.top().env.find(V); It != Out.top().env.end())
       Kept.insert(*It);
@@ -1493,7 +1497,7 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
       }
     }
   }
-  std::vector<std::map<Value *, AbstractValue>> Values;
+  std::vector<ValueEnv> Values;
   for (const FrameState &F : Out.frames)
     Values.push_back(F.env);
   current->outEdges.push_back({&T, std::move(Values)});
