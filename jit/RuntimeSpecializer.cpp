@@ -28,6 +28,7 @@
 #include "Driver.h"
 #include "FunctionInfo.h"
 #include "ReusedPipelineCompiler.h"
+#include "SmallSwitchLowering.h"
 #include "Specializer.h"
 #include "replug.h"
 #include "respec/jit.h"
@@ -253,12 +254,10 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
 /// dead, and trivial blocks and phis folded; the rest of -O2 (inlining, loop
 /// passes, vectorizers) costs more generation time than it gains here: on
 /// libpcap filters, generation 30% faster for code 9% slower than -O2. Without
-/// instcombine, filters run 35% slower. Switches (simplifycfg makes them of
-/// compare chains) are lowered to branches last: FastISel cannot select a
-/// switch and hands the whole block to SelectionDAG, whose code a generation
-/// then also has to bring into cache (tcp port 80: 6% faster, same code).
+/// instcombine, filters run 35% slower. Small switches are lowered after it
+/// (SmallSwitchLowering.h), for FastISel.
 static constexpr const char *CleanupPipeline =
-    "function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg,lowerswitch)";
+    "function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
 
 CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
   SpecializeOptions Options;
@@ -272,6 +271,7 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     throw;
   }
   cleanup->run(*M);
+  lowerSmallSwitches(*M);
   orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();
   if (Error E = jit->addIRModule(Tracker, orc::ThreadSafeModule(std::move(M), context)))
     throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));
