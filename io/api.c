@@ -40,16 +40,18 @@ bool io_open_writes(int flags)
 	return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
 }
 
+mode_t io_open_mode(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
+
 int respec_io_openat(int dirfd, const char *path, int flags, ...)
 {
 	io_library_init();
-	mode_t mode = 0;
-	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = io_open_mode(flags, ap);
+	va_end(ap);
 	if (io_open_writes(flags))
 		io_guard_before_writer(dirfd, path);
 	int fd = io_real.openat(dirfd, path, flags, mode);
@@ -64,13 +66,10 @@ int respec_io_openat(int dirfd, const char *path, int flags, ...)
 
 int respec_io_open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = io_open_mode(flags, ap);
+	va_end(ap);
 	return respec_io_openat(AT_FDCWD, path, flags, mode);
 }
 

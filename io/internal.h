@@ -28,6 +28,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -74,6 +75,9 @@ IO_HIDDEN void io_library_init(void);
 IO_HIDDEN bool io_open_is_candidate(int flags);
 /* Opens for writing or truncating: in-process writers of a leased file. */
 IO_HIDDEN bool io_open_writes(int flags);
+/* The mode argument of an open(2)-like call: read from `ap` only when `flags`
+ * say the caller passed one (O_CREAT, O_TMPFILE), else 0. */
+IO_HIDDEN mode_t io_open_mode(int flags, va_list ap);
 
 /* ---- descriptor state ----------------------------------------------------- */
 

@@ -75,18 +75,13 @@ static int after_open(int fd, int flags)
 	return fd;
 }
 
-static mode_t mode_argument(int flags, va_list ap)
-{
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
-}
-
 /* ---- opening ------------------------------------------------------------------ */
 
 SHIM int openat(int dirfd, const char *path, int flags, ...)
 {
 	va_list ap;
 	va_start(ap, flags);
-	mode_t mode = mode_argument(flags, ap);
+	mode_t mode = io_open_mode(flags, ap);
 	va_end(ap);
 	io_library_init();
 	if (io_open_writes(flags))
@@ -98,7 +93,7 @@ SHIM int openat64(int dirfd, const char *path, int flags, ...)
 {
 	va_list ap;
 	va_start(ap, flags);
-	mode_t mode = mode_argument(flags, ap);
+	mode_t mode = io_open_mode(flags, ap);
 	va_end(ap);
 	return openat(dirfd, path, flags, mode);
 }
@@ -107,7 +102,7 @@ SHIM int open(const char *path, int flags, ...)
 {
 	va_list ap;
 	va_start(ap, flags);
-	mode_t mode = mode_argument(flags, ap);
+	mode_t mode = io_open_mode(flags, ap);
 	va_end(ap);
 	return openat(AT_FDCWD, path, flags, mode);
 }
@@ -116,7 +111,7 @@ SHIM int open64(const char *path, int flags, ...)
 {
 	va_list ap;
 	va_start(ap, flags);
-	mode_t mode = mode_argument(flags, ap);
+	mode_t mode = io_open_mode(flags, ap);
 	va_end(ap);
 	return openat(AT_FDCWD, path, flags, mode);
 }
