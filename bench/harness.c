@@ -89,6 +89,26 @@ static _Noreturn void usage(const char *program)
 	exit(2);
 }
 
+struct bench_options bench_parse_options(int argc, char **argv)
+{
+	struct bench_options options = { 0 };
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0) {
+			options.quick = true;
+		} else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+			options.json_path = argv[++i];
+		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+			char *end;
+			options.rounds = (int)strtol(argv[++i], &end, 10);
+			if (*end != '\0' || options.rounds < 1)
+				usage(argv[0]);
+		} else {
+			usage(argv[0]);
+		}
+	}
+	return options;
+}
+
 struct bench *bench_create(const char *benchmark, int argc, char **argv)
 {
 	struct bench *bench = calloc(1, sizeof *bench);
@@ -96,26 +116,14 @@ struct bench *bench_create(const char *benchmark, int argc, char **argv)
 		perror(argv[0]);
 		exit(1);
 	}
+	struct bench_options options = bench_parse_options(argc, argv);
 	bench->benchmark = benchmark;
 	bench->program = argv[0];
 	bench->pinned_cpu = -1;
 	bench->clock = CLOCK_MONOTONIC;
-	int rounds = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quick") == 0) {
-			bench->quick = true;
-		} else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-			bench->json_path = argv[++i];
-		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-			char *end;
-			rounds = (int)strtol(argv[++i], &end, 10);
-			if (*end != '\0' || rounds < 1)
-				usage(argv[0]);
-		} else {
-			usage(argv[0]);
-		}
-	}
-	bench->rounds = rounds ? rounds : bench->quick ? QUICK_ROUNDS : FULL_ROUNDS;
+	bench->quick = options.quick;
+	bench->json_path = options.json_path;
+	bench->rounds = options.rounds ? options.rounds : bench->quick ? QUICK_ROUNDS : FULL_ROUNDS;
 	bench->sample_ns = bench->quick ? QUICK_SAMPLE_NS : FULL_SAMPLE_NS;
 	return bench;
 }
@@ -323,7 +331,7 @@ static void measure_case(const struct bench *bench, struct bench_case *c)
 		summarize(bench, &c->variants[i]);
 }
 
-static void describe_machine(char *out, size_t size)
+void bench_describe_machine(char *out, size_t size)
 {
 	char model[256] = "unknown CPU";
 	FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
@@ -455,7 +463,7 @@ int bench_run(struct bench *bench)
 		bench_extra_string(bench, "pinned_cpu", "none");
 
 	char machine[512];
-	describe_machine(machine, sizeof machine);
+	bench_describe_machine(machine, sizeof machine);
 	print_table(bench, machine);
 	if (bench->json_path != NULL && !write_json(bench, machine))
 		return 1;

@@ -28,10 +28,22 @@ struct bench;
 struct bench_case;
 
 /*
- * Parses the command line: --quick (a reduced run, well under a minute),
- * --json FILE (write the results file), --rounds N (override the round count).
- * Exits with a usage message on anything else.
+ * The command line every benchmark takes: --quick (a reduced run, well under a
+ * minute), --json FILE (write the results file), --rounds N (override the round
+ * count; 0 when not given). Exits with a usage message on anything else.
  */
+struct bench_options {
+	bool quick;
+	const char *json_path;
+	int rounds;
+};
+struct bench_options bench_parse_options(int argc, char **argv);
+
+/* "CPU model, N cores, Linux release": the results file's `machine`. */
+void bench_describe_machine(char *out, size_t size);
+
+/* A benchmark run by this harness, configured from the command line
+ * (bench_parse_options). */
 struct bench *bench_create(const char *benchmark, int argc, char **argv);
 bool bench_quick(const struct bench *bench);
 

@@ -25,6 +25,7 @@
  * Data files are generated under <build>/bench/io-data (never committed).
  */
 #define _GNU_SOURCE
+#include "harness.h"
 #include <respec/io.h>
 
 #include <dirent.h>
@@ -44,7 +45,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -661,37 +661,11 @@ static void measure_thresholds(struct thresholds *t)
 
 /* ---- main ------------------------------------------------------------------------- */
 
-static void machine(char *out, size_t size)
-{
-	char model[256] = "unknown CPU";
-	FILE *cpu = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	while (cpu && fgets(line, sizeof line, cpu))
-		if (strncmp(line, "model name", 10) == 0) {
-			char *v = strchr(line, ':');
-			snprintf(model, sizeof model, "%s", v ? v + 2 : line);
-			model[strcspn(model, "\n")] = 0;
-			break;
-		}
-	if (cpu)
-		fclose(cpu);
-	struct utsname u;
-	uname(&u);
-	snprintf(out, size, "%s, %ld cores, Linux %s", model, sysconf(_SC_NPROCESSORS_ONLN), u.release);
-}
-
 int main(int argc, char **argv)
 {
-	bool quick = false;
-	const char *json = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick"))
-			quick = true;
-		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-			json = argv[++i];
-		else
-			die("usage: bench-io [--quick] [--json FILE]");
-	}
+	struct bench_options options = bench_parse_options(argc, argv);
+	bool quick = options.quick;
+	const char *json = options.json_path;
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (len <= 0)
@@ -724,7 +698,8 @@ int main(int argc, char **argv)
 	if (!shim.open || !shim.read || !shim.lseek || !shim.close || !shim.info)
 		die("the shim lacks its interposers");
 
-	int rounds = quick ? 7 : 31, program_rounds = quick ? 3 : 15;
+	int rounds = options.rounds ? options.rounds : quick ? 7 : 31,
+	    program_rounds = quick ? 3 : 15;
 	double sample_ns = quick ? 2e6 : 5e6;
 
 	/* Micro cases: check, open, warm up, calibrate, then interleaved rounds. */
@@ -805,7 +780,7 @@ int main(int argc, char **argv)
 
 	/* Report. */
 	char where[256];
-	machine(where, sizeof where);
+	bench_describe_machine(where, sizeof where);
 	printf("\nbench-io: %s; %d rounds (micro), %d (programs)%s%s\n", where, rounds, program_rounds,
 	       quick ? ", quick" : "", pinned ? ", pinned to CPU 0" : "");
 	printf("%-24s %-12s %14s %14s %10s\n", "case", "variant", "median ns/op", "min ns/op",

@@ -4,7 +4,7 @@
  * liburcu (qsbr and memb flavors, the real library), pthread_rwlock and an
  * atomic counter.
  *
- *   bench-runtime [--quick] [--json FILE]
+ *   bench-runtime [--quick] [--json FILE] [--rounds N]
  *
  * Cases (ns per operation):
  *   call            one call of a trivial function through each mechanism
@@ -27,6 +27,7 @@
  * these cases need fixed variant names and a second CPU for the busy callers.
  */
 #define _GNU_SOURCE
+#include "harness.h"
 #include "peers.h"
 #include "respec/runtime.h"
 
@@ -35,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -453,27 +453,6 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void machine_description(char *out, size_t size)
-{
-	char model[128] = "unknown CPU";
-	FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
-	if (cpuinfo) {
-		char line[256];
-		while (fgets(line, sizeof line, cpuinfo)) {
-			char *colon = strchr(line, ':');
-			if (strncmp(line, "model name", 10) == 0 && colon) {
-				snprintf(model, sizeof model, "%s", colon + 2);
-				model[strcspn(model, "\n")] = 0;
-				break;
-			}
-		}
-		fclose(cpuinfo);
-	}
-	struct utsname u;
-	uname(&u);
-	snprintf(out, size, "%s, %ld cores, Linux %s", model, sysconf(_SC_NPROCESSORS_ONLN), u.release);
-}
-
 static double variant_median(const char *case_name, const char *variant)
 {
 	for (int c = 0; c < ncases; c++)
@@ -489,7 +468,7 @@ static void write_json(const char *path, bool quick, int rounds, bool pinned)
 	if (!out)
 		die("cannot write the JSON file");
 	char machine[256];
-	machine_description(machine, sizeof machine);
+	bench_describe_machine(machine, sizeof machine);
 	fprintf(out, "{\n  \"benchmark\": \"runtime\",\n  \"machine\": \"%s\",\n  \"quick\": %s,\n  \"rows\": [\n",
 		machine, quick ? "true" : "false");
 	bool first = true;
@@ -520,17 +499,10 @@ static void write_json(const char *path, bool quick, int rounds, bool pinned)
 
 int main(int argc, char **argv)
 {
-	bool quick = false;
-	const char *json = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick"))
-			quick = true;
-		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-			json = argv[++i];
-		else
-			die("usage: bench-runtime [--quick] [--json FILE]");
-	}
-	int rounds = quick ? 5 : 31;
+	struct bench_options options = bench_parse_options(argc, argv);
+	bool quick = options.quick;
+	const char *json = options.json_path;
+	int rounds = options.rounds ? options.rounds : quick ? 5 : 31;
 	bool pinned = pin_to_cpu(0);
 	helpers_create();
 
