@@ -75,6 +75,26 @@ static void check_rmin(const struct client_stack *stack, CLIENT *client, struct 
 	}
 }
 
+/* Echoes `count` random ints (into `sent`, back into `echoed`); false, with the
+ * failure reported, unless they came back unchanged. */
+static bool echo_random_ints(const struct client_stack *stack, CLIENT *client,
+			     struct diff_rng *rng, unsigned count, int *sent, int *echoed,
+			     const char *pairing)
+{
+	for (unsigned j = 0; j < count; j++)
+		sent[j] = diff_rng_int32(rng);
+	int received = stack->echo_ints(client, sent, count, echoed);
+	if (received < 0) {
+		fail(pairing, "ECHO_INTS call", stack->error(client));
+		return false;
+	}
+	if ((unsigned)received != count || memcmp(sent, echoed, count * sizeof(int)) != 0) {
+		fail(pairing, "ECHO_INTS result", NULL);
+		return false;
+	}
+	return true;
+}
+
 static void check_echo_ints(const struct client_stack *stack, CLIENT *client,
 			    struct diff_rng *rng, const char *pairing)
 {
@@ -89,18 +109,8 @@ static void check_echo_ints(const struct client_stack *stack, CLIENT *client,
 	while (n < sizeof counts / sizeof counts[0])
 		counts[n++] = (unsigned)diff_rng_below(rng, INTARRAY_MAX + 1);
 	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; j < counts[i]; j++)
-			sent[j] = diff_rng_int32(rng);
-		int received = stack->echo_ints(client, sent, counts[i], echoed);
-		if (received < 0) {
-			fail(pairing, "ECHO_INTS call", stack->error(client));
+		if (!echo_random_ints(stack, client, rng, counts[i], sent, echoed, pairing))
 			return;
-		}
-		if ((unsigned)received != counts[i] ||
-		    memcmp(sent, echoed, counts[i] * sizeof(int)) != 0) {
-			fail(pairing, "ECHO_INTS result", NULL);
-			return;
-		}
 	}
 	/* Over the bound: the client's encoder refuses it, and nothing is sent. */
 	if (stack->echo_ints(client, sent, INTARRAY_MAX + 1, echoed) >= 0)
@@ -118,18 +128,8 @@ static void check_large_arrays(const struct client_stack *stack, CLIENT *client,
 	static int sent[INTARRAY_MAX], echoed[INTARRAY_MAX];
 	static const unsigned counts[] = {1000, 1001, INTARRAY_MAX};
 	for (unsigned i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-		for (unsigned j = 0; j < counts[i]; j++)
-			sent[j] = diff_rng_int32(rng);
-		int received = stack->echo_ints(client, sent, counts[i], echoed);
-		if (received < 0) {
-			fail(pairing, "ECHO_INTS call", stack->error(client));
+		if (!echo_random_ints(stack, client, rng, counts[i], sent, echoed, pairing))
 			return;
-		}
-		if ((unsigned)received != counts[i] ||
-		    memcmp(sent, echoed, counts[i] * sizeof(int)) != 0) {
-			fail(pairing, "ECHO_INTS result", NULL);
-			return;
-		}
 	}
 }
 
