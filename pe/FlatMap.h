@@ -14,6 +14,7 @@
 #define RESPEC_PE_FLATMAP_H
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
 

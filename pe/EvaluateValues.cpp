@@ -1,0 +1,315 @@
+//===- EvaluateValues.cpp - Abstract values of instructions -----------------===//
+//
+// Each instruction without memory or control effects is evaluated on the
+// abstract values of its operands: folded to a constant or a static pointer when
+// they allow it, otherwise emitted as residual code with its static operands
+// materialized (AbstractValue.h says what each kind of value means).
+//
+//===----------------------------------------------------------------------===//
+#include "SpecializerInternals.h"
+#include "Diagnostics.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/InstructionSimplify.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace respec {
+namespace detail {
+
+//===-- Values -----------------------------------------------------------===//
+
+AbstractValue Specializer::fromConstant(Constant *C) {
+  if (C->getType()->isPointerTy()) {
+    APInt Offset(layout.getIndexTypeSizeInBits(C->getType()), 0);
+    const Value *Base = C->stripAndAccumulateConstantOffsets(layout, Offset, true);
+    if (auto *G = dyn_cast<GlobalVariable>(Base))
+      if (!G->isThreadLocal())
+        return AbstractValue::pointer(objects.forGlobal(const_cast<GlobalVariable *>(G), layout),
+                                      Offset.getSExtValue());
+  }
+  return AbstractValue::of(C);
+}
+
+AbstractValue Specializer::valueOf(Value *V) {
+  if (auto *C = dyn_cast<Constant>(V))
+    return fromConstant(C);
+  if (isa<InlineAsm>(V) || isa<MetadataAsValue>(V))
+    return AbstractValue::dynamic(V);
+  auto &Env = state.top().env;
+  auto It = Env.find(V);
+  if (It == Env.end()) {
+    std::string Name;
+    raw_string_ostream(Name) << *V;
+    throw SpecError("", "internal error: no abstract value for " + Name);
+  }
+  return It->second;
+}
+
+Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) {
+  switch (A.kind) {
+  case AbstractValue::Constant:
+    return A.constant;
+  case AbstractValue::Dynamic:
+    return A.residual;
+  case AbstractValue::ObjectPointerDyn:
+    if (Escapes)
+      markEscaped(A.object);
+    return A.residual;
+  case AbstractValue::ObjectPointer: {
+    if (Escapes)
+      markEscaped(A.object);
+    const ObjectTable::Object &Obj = objects.get(A.object);
+    Type *I8 = Type::getInt8Ty(ctx);
+    Value *Ptr;
+    if (auto *Address = dyn_cast<Constant>(Obj.base))
+      Ptr = A.offset ? ConstantExpr::getGetElementPtr(
+                           I8, Address, ConstantInt::get(Type::getInt64Ty(ctx), A.offset))
+                     : static_cast<Value *>(Address);
+    else
+      Ptr = A.offset ? builder->CreateInBoundsGEP(I8, Obj.base, builder->getInt64(A.offset))
+                     : Obj.base;
+    if (Ty && Ty->isIntegerTy())
+      Ptr = builder->CreatePtrToInt(Ptr, Ty);
+    return Ptr;
+  }
+  }
+  llvm_unreachable("bad abstract value");
+}
+
+void Specializer::propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue> Operands) {
+  if (!Result.isStatic())
+    return;
+  for (const AbstractValue &Op : Operands)
+    Result.programData |= Op.programData;
+  for (const AbstractValue &Op : Operands)
+    if (Op.origin) {
+      Result.origin = Op.origin;
+      return;
+    }
+}
+//===-- Instructions -----------------------------------------------------===//
+
+void Specializer::evaluate(Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::Alloca:
+    return evaluateAlloca(cast<AllocaInst>(I));
+  case Instruction::Load:
+    return evaluateLoad(cast<LoadInst>(I));
+  case Instruction::Store:
+    return evaluateStore(cast<StoreInst>(I));
+  case Instruction::GetElementPtr:
+    return evaluateGEP(cast<GetElementPtrInst>(I));
+  case Instruction::ICmp:
+  case Instruction::FCmp:
+    return evaluateCompare(cast<CmpInst>(I));
+  case Instruction::Call:
+    return evaluateCall(cast<CallBase>(I));
+  case Instruction::Ret:
+    return evaluateReturn(cast<ReturnInst>(I));
+  case Instruction::Br:
+    return evaluateBranch(cast<BranchInst>(I));
+  case Instruction::Switch:
+    return evaluateSwitch(cast<SwitchInst>(I));
+  case Instruction::Unreachable:
+    recordBindingTime(I, true);
+    builder->CreateUnreachable();
+    blockEnded = true;
+    return;
+  case Instruction::Fence:
+  case Instruction::AtomicCmpXchg:
+  case Instruction::AtomicRMW: {
+    std::vector<AbstractValue> Ops;
+    for (Value *Op : I.operands())
+      Ops.push_back(valueOf(Op));
+    emitResidual(I, Ops);
+    state.memory.clobberUnattributed();
+    return;
+  }
+  default:
+    if (I.isTerminator() || I.isEHPad() || isa<VAArgInst>(I))
+      throw SpecError(I.getDebugLoc(), std::string("unsupported instruction '") +
+                                           I.getOpcodeName() + "' in specialized path");
+    return evaluatePure(I);
+  }
+}
+
+Instruction *Specializer::emitResidual(Instruction &I, ArrayRef<AbstractValue> Operands,
+                                       bool OperandsEscape) {
+  Instruction *R = I.clone();
+  for (unsigned Op = 0; Op < Operands.size(); ++Op)
+    R->setOperand(Op, materialize(Operands[Op], I.getOperand(Op)->getType(), OperandsEscape));
+  R->setName(I.getName());
+  builder->Insert(R);
+  R->setDebugLoc(I.getDebugLoc());
+  ++current->stats.instructionsResidual;
+  recordBindingTime(I, true);
+  if (!I.getType()->isVoidTy())
+    setValue(I, AbstractValue::dynamic(R));
+  return R;
+}
+
+/// Arithmetic, casts, selects and aggregate operations: no memory, no control.
+void Specializer::evaluatePure(Instruction &I) {
+  std::vector<AbstractValue> Ops;
+  for (Value *Op : I.operands())
+    Ops.push_back(valueOf(Op));
+
+  if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && Ops[0].kind == AbstractValue::Constant) {
+    auto *Cond = dyn_cast<ConstantInt>(Ops[0].constant);
+    if (Cond) {
+      ++current->stats.instructionsEvaluated;
+      recordBindingTime(I, false);
+      return setValue(I, Cond->isOne() ? Ops[1] : Ops[2]);
+    }
+  }
+  if (isa<FreezeInst>(I) && Ops[0].isStatic()) {
+    recordBindingTime(I, false);
+    return setValue(I, Ops[0]);
+  }
+  bool AllConstant = llvm::all_of(Ops, [](const AbstractValue &A) {
+    return A.kind == AbstractValue::Constant;
+  });
+  if (AllConstant) {
+    std::vector<Constant *> Cs;
+    for (auto &A : Ops)
+      Cs.push_back(A.constant);
+    if (Constant *C = ConstantFoldInstOperands(&I, Cs, layout)) {
+      AbstractValue R = fromConstant(C);
+      propagateOrigin(R, Ops);
+      ++current->stats.instructionsEvaluated;
+      recordBindingTime(I, false);
+      return setValue(I, R);
+    }
+  }
+  // Pointer casts of static pointers keep the pointer static.
+  if ((isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) && Ops[0].isStatic()) {
+    recordBindingTime(I, false);
+    return setValue(I, Ops[0]);
+  }
+  // Algebraic identities with some static operands (x & 0, x * 1, ...).
+  if (llvm::any_of(Ops, [](const AbstractValue &A) { return A.kind == AbstractValue::Constant; }) &&
+      !I.getType()->isPointerTy()) {
+    std::vector<Value *> Vs;
+    for (auto &A : Ops)
+      Vs.push_back(A.kind == AbstractValue::Constant ? A.constant
+                   : A.isDynamic()                   ? A.residual
+                                                     : nullptr);
+    if (llvm::all_of(Vs, [](Value *V) { return V; }))
+      if (Value *S = simplifyInstructionWithOperands(&I, Vs, SimplifyQuery(layout)))
+        if (auto *C = dyn_cast<Constant>(S)) {
+          ++current->stats.instructionsEvaluated;
+          recordBindingTime(I, false);
+          return setValue(I, fromConstant(C));
+        }
+  }
+  emitResidual(I, Ops);
+}
+
+void Specializer::evaluateCompare(CmpInst &I) {
+  AbstractValue L = valueOf(I.getOperand(0)), R = valueOf(I.getOperand(1));
+  auto Decide = [&](bool Result) {
+    AbstractValue V = AbstractValue::of(ConstantInt::getBool(I.getType(), Result));
+    propagateOrigin(V, {L, R});
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    setValue(I, V);
+  };
+  if (L.kind == AbstractValue::Constant && R.kind == AbstractValue::Constant) {
+    if (Constant *C = ConstantFoldCompareInstOperands(I.getPredicate(), L.constant,
+                                                       R.constant, layout)) {
+      if (auto *CI = dyn_cast<ConstantInt>(C))
+        return Decide(CI->isOne());
+    }
+  }
+  // Pointers into known objects compare statically: same object by offset,
+  // different objects or null never equal.
+  if (!I.isEquality() && L.kind == AbstractValue::ObjectPointer &&
+      R.kind == AbstractValue::ObjectPointer && L.object == R.object) {
+    APInt A(64, L.offset, true), B(64, R.offset, true);
+    return Decide(ICmpInst::compare(A, B, I.getPredicate()));
+  }
+  if (I.isEquality() && L.refersToObject() && R.refersToObject()) {
+    bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
+    if (L.object != R.object)
+      return Decide(!Eq);
+    if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer)
+      return Decide((L.offset == R.offset) == Eq);
+  }
+  if (I.isEquality()) {
+    auto IsNull = [](const AbstractValue &A) {
+      return A.kind == AbstractValue::Constant && A.constant->isNullValue();
+    };
+    bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
+    if ((L.kind == AbstractValue::ObjectPointer && IsNull(R)) ||
+        (R.kind == AbstractValue::ObjectPointer && IsNull(L)))
+      return Decide(!Eq);
+    if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer &&
+        !objects.get(L.object).isStack() && !objects.get(R.object).isStack())
+      return Decide((L.object == R.object && L.offset == R.offset) == Eq);
+  }
+  if (L.isStatic() != R.isStatic()) {
+    // A static value decides nothing here: if it was loop-carried, the loop it
+    // came from is controlled by dynamic data.
+    taintIfLoopTest(I, L);
+    taintIfLoopTest(I, R);
+  }
+  std::vector<AbstractValue> Ops = {L, R};
+  emitResidual(I, Ops, /*OperandsEscape=*/false);
+}
+
+void Specializer::evaluateGEP(GetElementPtrInst &I) {
+  AbstractValue Base = valueOf(I.getPointerOperand());
+  std::vector<AbstractValue> Ops = {Base};
+  bool StaticIndices = true;
+  int64_t Delta = 0;
+  gep_type_iterator GTI = gep_type_begin(I);
+  for (unsigned Idx = 1; Idx < I.getNumOperands(); ++Idx, ++GTI) {
+    AbstractValue A = valueOf(I.getOperand(Idx));
+    Ops.push_back(A);
+    auto *CI = A.kind == AbstractValue::Constant ? dyn_cast<ConstantInt>(A.constant) : nullptr;
+    if (!CI) {
+      StaticIndices = false;
+      continue;
+    }
+    if (StructType *ST = GTI.getStructTypeOrNull())
+      Delta += layout.getStructLayout(ST)->getElementOffset(CI->getZExtValue());
+    else
+      Delta += CI->getSExtValue() * int64_t(layout.getTypeAllocSize(GTI.getIndexedType()));
+  }
+  if (StaticIndices && Base.kind == AbstractValue::ObjectPointer) {
+    AbstractValue R = AbstractValue::pointer(Base.object, Base.offset + Delta);
+    propagateOrigin(R, Ops);
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    return setValue(I, R);
+  }
+  if (StaticIndices && Base.kind == AbstractValue::Constant) {
+    std::vector<Constant *> Cs;
+    for (auto &A : Ops)
+      Cs.push_back(A.constant);
+    if (Constant *C = ConstantFoldInstOperands(&I, Cs, layout)) {
+      ++current->stats.instructionsEvaluated;
+      recordBindingTime(I, false);
+      return setValue(I, fromConstant(C));
+    }
+  }
+  emitResidual(I, Ops, /*OperandsEscape=*/false);
+  AbstractValue &Result = state.top().env[&I];
+  if (Base.refersToObject() && I.isInBounds()) {
+    // Still inside the same object, at an offset known only at run time.
+    Result = AbstractValue::pointerDyn(Base.object, Result.residual);
+  } else if (Base.refersToObject()) {
+    markEscaped(Base.object);
+  } else if (StaticIndices && Base.isDynamic()) {
+    // Keep "root + static offset" so facts about *root can be found again.
+    Result.dynamicRoot = Base.dynamicRoot ? Base.dynamicRoot : Base.residual;
+    Result.dynamicRootOffset = Base.dynamicRootOffset + Delta;
+  }
+}
+
+
+} // namespace detail
+} // namespace respec

@@ -1,0 +1,453 @@
+//===- Generalization.cpp - Branches, loop iterations and meets -------------===//
+//
+// Control: branches decided or kept, the context a successor block is
+// specialized in (loop iterations keyed by the static state, join variants for
+// program data), generalization of loops under dynamic control, and the meet of
+// two states reaching one block. The algorithm is described in Specializer.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecializerInternals.h"
+#include "Diagnostics.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace respec {
+namespace detail {
+
+
+/// Whether Block can hold the loop's own test: it runs on every iteration (it
+/// dominates every latch), as the header, a `do ... while` latch or the end of a
+/// short-circuit `for (...; a && b; ...)` condition do. A check inside one case
+/// of an interpreter's switch is part of an instruction, not the loop's test.
+static bool isLoopTestBlock(const Loop &L, const BasicBlock *Block,
+                            const DominatorTree &DT) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  return llvm::all_of(Latches, [&](BasicBlock *Latch) { return DT.dominates(Block, Latch); });
+}
+
+/// A static loop-carried value compared with dynamic data in the loop's own
+/// test (see isLoopTestBlock) means the trip count
+/// is dynamic. The same comparison elsewhere in the body (a bounds check, an
+/// early exit on bad input) says nothing about the trip count.
+void Specializer::taintIfLoopTest(const CmpInst &I, const AbstractValue &A) {
+  if (!A.isStatic() || !A.origin)
+    return;
+  const BasicBlock *Header = A.origin.header;
+  if (Header->getParent() != I.getFunction())
+    return;
+  const FunctionInfo &FI = info.get(I.getFunction());
+  const Loop *L = FI.loopWithHeader(Header);
+  if (L && isLoopTestBlock(*L, I.getParent(), *FI.domTree))
+    taintedSlots[Header].insert(A.origin.slot);
+}
+
+BasicBlock *Specializer::branchTo(BasicBlock *Succ, bool LastEdge) {
+  // Phis of the successor read the values flowing along this edge, all at once.
+  std::vector<std::pair<Value *, AbstractValue>> PhiValues;
+  for (PHINode &Phi : Succ->phis())
+    PhiValues.emplace_back(&Phi, valueOf(Phi.getIncomingValueForBlock(current->original)));
+  // The block's last edge takes its final state; earlier edges copy it.
+  State Out = LastEdge ? std::move(state) : state;
+  ValueEnv Kept;
+  for (Value *V : info.get(Succ->getParent()).liveIn.lookup(Succ))
+    if (auto It = Out.top().env.find(V); It != Out.top().env.end())
+      Kept.insert(*It);
+  for (auto &[Phi, Value] : PhiValues)
+    Kept[Phi] = Value;
+  Out.top().env = std::move(Kept);
+  collectGarbage(Out);
+  unsigned Context = contextForSuccessor(Succ, Out);
+  return addEdge(Succ, std::move(Out), Context);
+}
+
+void Specializer::evaluateBranch(BranchInst &I) {
+  blockEnded = true;
+  if (I.isUnconditional()) {
+    recordBindingTime(I, false);
+    builder->CreateBr(branchTo(I.getSuccessor(0), true));
+    return;
+  }
+  AbstractValue Cond = valueOf(I.getCondition());
+  if (Cond.kind == AbstractValue::Constant && isa<ConstantInt>(Cond.constant)) {
+    ++current->stats.branchesFolded;
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    builder->CreateBr(
+        branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1), true));
+    return;
+  }
+  recordBindingTime(I, true);
+  ++current->stats.instructionsResidual;
+  Value *Residual = materialize(Cond, nullptr, false);
+  noteDynamicLoopTest({I.getSuccessor(0), I.getSuccessor(1)});
+  BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
+  BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
+  builder->CreateCondBr(Residual, Taken, NotTaken)->setDebugLoc(I.getDebugLoc());
+}
+
+void Specializer::evaluateSwitch(SwitchInst &I) {
+  blockEnded = true;
+  AbstractValue Cond = valueOf(I.getCondition());
+  if (Cond.kind == AbstractValue::Constant && isa<ConstantInt>(Cond.constant)) {
+    ++current->stats.branchesFolded;
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    auto Case = I.findCaseValue(cast<ConstantInt>(Cond.constant));
+    builder->CreateBr(branchTo(Case->getCaseSuccessor(), true));
+    return;
+  }
+  recordBindingTime(I, true);
+  ++current->stats.instructionsResidual;
+  Value *Residual = materialize(Cond, nullptr, false);
+  noteDynamicLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)));
+  std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
+  BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
+  for (auto &Case : I.cases())
+    Cases.emplace_back(Case.getCaseValue(),
+                       branchTo(Case.getCaseSuccessor(), Case.getCaseIndex() + 1 == I.getNumCases()));
+  SwitchInst *S = builder->CreateSwitch(Residual, Default, Cases.size());
+  for (auto [Value, Target] : Cases)
+    S->addCase(Value, Target);
+  S->setDebugLoc(I.getDebugLoc());
+}
+
+//===-- Edges, meets and generalization ----------------------------------===//
+
+BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetContext) {
+  SpecBlock &T = blockFor(Target, TargetContext);
+  // "The Trick" for interpreters: a dynamic choice between pieces of static
+  // program data (`pc += A > k ? jt : jf`) must not meet into one dynamic
+  // value. Paths that disagree on program data go to separate variants of the
+  // join block instead.
+  if (T.entry && !info.get(Target->getParent()).loopWithHeader(Target)) {
+    // (Program data is static: normalization, below, does not change it.)
+    std::string Key = programCounterKey(*T.entry, Out);
+    if (!Key.empty()) {
+      auto [It, New] = variantIds.try_emplace({TargetContext, Target, Key}, 0);
+      if (New)
+        It->second = variantCounts[{TargetContext, Target}]++;
+      if (It->second < options.maxUnroll) {
+        ContextPath Path = contexts[TargetContext];
+        Path.push_back({ContextElement::Variant, Target, It->second});
+        return addEdge(Target, std::move(Out), internContext(Path));
+      }
+    }
+  }
+  std::vector<ValueEnv> Values;
+  for (const FrameState &F : Out.frames)
+    Values.push_back(F.env);
+  current->outEdges.push_back({&T, std::move(Values)});
+  // The rest, normalized, is what the edge brings to the target's entry.
+  normalizeForEntry(Out);
+  if (!T.entry) {
+    T.entry = std::move(Out);
+    enqueue(T);
+  } else {
+    State Met = meetStates(*T.entry, Out);
+    if (!(Met == *T.entry)) {
+      T.entry = std::move(Met);
+      enqueue(T);
+    }
+  }
+  return T.residual;
+}
+
+unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
+  ContextPath Path = contexts[current->context];
+  const FunctionInfo &FI = info.get(Succ->getParent());
+  // Join variants last until the next loop header or loop exit, where the
+  // iteration key (which includes the values they disagreed on) takes over.
+  size_t End = Path.size();
+  while (End > 0 && Path[End - 1].kind == ContextElement::Variant)
+    --End;
+  bool LeavesLoop = End > 0 && Path[End - 1].kind == ContextElement::Loop &&
+                    !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path[End - 1].site))
+                         ->contains(Succ);
+  if (FI.loopWithHeader(Succ) || LeavesLoop)
+    Path.resize(End);
+  // Leaving a loop ends its iteration context.
+  while (!Path.empty() && Path.back().kind == ContextElement::Loop &&
+         !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path.back().site))
+              ->contains(Succ))
+    Path.pop_back();
+  if (!FI.loopWithHeader(Succ) || dynamicHeaders.count(Succ))
+    return internContext(Path);
+
+  bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
+                  Path.back().site == Succ;
+  bool DynamicTest = false;
+  if (BackEdge) {
+    unsigned Iteration = internContext(Path);
+    checkTaintedSlots(Succ, Iteration, Out);
+    DynamicTest = iterationsWithDynamicTest.count(Iteration);
+    Path.pop_back();
+  }
+  unsigned Parent = internContext(Path);
+  auto [It, New] = iterationIds.try_emplace({Parent, Succ, iterationKey(Out)}, 0);
+  if (New && DynamicTest)
+    markHeaderDynamic(Succ, "loop under dynamic control (its test depends on run-time data "
+                            "while its static state keeps changing): kept residual",
+                      false);
+  if (New) {
+    unsigned &Count = iterationCounts[{Parent, Succ}];
+    It->second = Count++;
+    if (Count > options.maxUnroll)
+      markHeaderDynamic(Succ,
+                        "unrolling budget (--max-unroll=" + std::to_string(options.maxUnroll) +
+                            ") hit: loop kept residual",
+                        true);
+  }
+  Path.push_back({ContextElement::Loop, Succ, It->second});
+  return internContext(Path);
+}
+
+/// The static part of a state: equal keys at a loop header mean the same
+/// iteration, so the residual code loops back instead of unrolling further.
+std::string Specializer::iterationKey(const State &S) {
+  std::string Key;
+  raw_string_ostream OS(Key);
+  auto Write = [&](const AbstractValue &A) {
+    switch (A.kind) {
+    case AbstractValue::Constant:
+      OS << 'C' << static_cast<const void *>(A.constant);
+      break;
+    case AbstractValue::ObjectPointer:
+      OS << 'P' << A.object << '+' << A.offset;
+      break;
+    case AbstractValue::ObjectPointerDyn:
+      OS << 'Q' << A.object;
+      break;
+    case AbstractValue::Dynamic:
+      OS << 'D';
+      break;
+    }
+  };
+  for (const FrameState &F : S.frames) {
+    OS << '[';
+    for (auto &[V, A] : F.env) {
+      OS << static_cast<const void *>(V) << '=';
+      Write(A);
+      OS << ';';
+    }
+  }
+  auto WriteObject = [&](const ObjectState &O) {
+    OS << (O.escaped ? 'e' : 'p');
+    for (auto &[Off, C] : O.cells) {
+      OS << Off << ':' << C.size << (C.pinned ? '!' : '=');
+      Write(C.value);
+      OS << ',';
+    }
+  };
+  for (auto &[Id, O] : S.memory.objects) {
+    OS << '#' << Id;
+    WriteObject(O);
+  }
+  for (auto &[Root, O] : S.memory.dynamicBases) {
+    OS << '@' << static_cast<const void *>(Root);
+    WriteObject(O);
+  }
+  return OS.str();
+}
+
+void Specializer::checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
+                                    const State &Out) {
+  auto Tainted = taintedSlots.find(Header);
+  if (Tainted == taintedSlots.end())
+    return;
+  auto Found = blocks.find({const_cast<BasicBlock *>(Header), IterationContext});
+  if (Found == blocks.end() || !Found->second->entry)
+    return;
+  const State &Entry = *Found->second->entry;
+  for (const SlotId &Slot : Tainted->second) {
+    bool Changed;
+    auto Var = Entry.frames.back().env.find(static_cast<Value *>(const_cast<void *>(Slot.base)));
+    if (Var != Entry.frames.back().env.end()) {
+      auto Now = Out.frames.back().env.find(Var->first);
+      Changed = Now == Out.frames.back().env.end() || !Now->second.sameStatic(Var->second);
+    } else {
+      ObjectId Id = ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1);
+      auto Before = Entry.memory.objects.find(Id), After = Out.memory.objects.find(Id);
+      auto CellAt = [&](auto It, const MemoryState &M) -> const Cell * {
+        if (It == M.objects.end())
+          return nullptr;
+        auto C = It->second.cells.find(Slot.offset);
+        return C == It->second.cells.end() ? nullptr : &C->second;
+      };
+      const Cell *B = CellAt(Before, Entry.memory), *A = CellAt(After, Out.memory);
+      Changed = B && (!A || !A->value.sameStatic(B->value));
+    }
+    if (Changed)
+      markHeaderDynamic(Header, "loop under dynamic control: kept residual", false);
+  }
+}
+
+/// Called for a residual conditional branch: if it is the loop's own test (see
+/// isLoopTestBlock; with a successor outside the loop), this iteration is
+/// controlled by run-time data.
+void Specializer::noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors) {
+  const BasicBlock *Block = current->original;
+  const FunctionInfo &FI = info.get(Block->getParent());
+  const Loop *L = FI.loops->getLoopFor(Block);
+  if (!L || !isLoopTestBlock(*L, Block, *FI.domTree))
+    return;
+  if (llvm::all_of(Successors, [&](BasicBlock *S) { return L->contains(S); }))
+    return;
+  ContextPath Path = contexts[current->context];
+  while (!Path.empty() && !(Path.back().kind == ContextElement::Loop &&
+                            Path.back().site == L->getHeader())) {
+    if (Path.back().kind == ContextElement::Call)
+      return; // the loop is not unrolled in this frame
+    Path.pop_back();
+  }
+  if (!Path.empty())
+    iterationsWithDynamicTest.insert(internContext(Path));
+}
+
+/// Program data: a static pointer into memory whose contents are known (an
+/// interpreter's program counter), or a static value read from such memory
+/// (its operands and jump offsets).
+bool Specializer::isProgramCounter(const AbstractValue &A) const {
+  if (!A.isStatic())
+    return false;
+  if (A.programData)
+    return true;
+  if (A.kind != AbstractValue::ObjectPointer)
+    return false;
+  const ObjectTable::Object &Obj = objects.get(A.object);
+  return !Obj.isStack() && (Obj.constantContents || !Obj.staticRanges.empty());
+}
+
+/// The program-counter values of Arriving that Entry disagrees on, as a key; ""
+/// when they agree (the states may meet).
+std::string Specializer::programCounterKey(const State &Entry, const State &Arriving) {
+  std::string Key;
+  raw_string_ostream OS(Key);
+  for (size_t F = 0; F < Entry.frames.size() && F < Arriving.frames.size(); ++F)
+    for (auto &[V, Old] : Entry.frames[F].env) {
+      auto It = Arriving.frames[F].env.find(V);
+      if (It != Arriving.frames[F].env.end() && isProgramCounter(Old) &&
+          isProgramCounter(It->second) && !Old.sameStatic(It->second))
+        OS << F << ':' << static_cast<const void *>(V) << '=' << It->second.object << '+'
+           << It->second.offset << '/' << static_cast<const void *>(It->second.constant)
+           << ';';
+    }
+  for (auto &[Id, Obj] : Entry.memory.objects) {
+    auto It = Arriving.memory.objects.find(Id);
+    if (It == Arriving.memory.objects.end())
+      continue;
+    for (auto &[Off, Old] : Obj.cells) {
+      auto C = It->second.cells.find(Off);
+      if (C != It->second.cells.end() && isProgramCounter(Old.value) &&
+          isProgramCounter(C->second.value) && !Old.value.sameStatic(C->second.value))
+        OS << '#' << Id << '+' << Off << '=' << C->second.value.object << '+'
+           << C->second.value.offset << '/'
+           << static_cast<const void *>(C->second.value.constant) << ';';
+    }
+  }
+  return OS.str();
+}
+
+void Specializer::markHeaderDynamic(const BasicBlock *Header, const std::string &Why,
+                                    bool BudgetHit) {
+  dynamicHeaders.insert(Header);
+  const Loop *L = info.get(Header->getParent()).loopWithHeader(Header);
+  generalizations.push_back({L->getStartLoc(), Why});
+  if (BudgetHit)
+    ++budgetHits;
+  throw RestartRequest();
+}
+
+void Specializer::collectGarbage(State &S) {
+  std::set<ObjectId> Reached;
+  std::vector<ObjectId> Pending;
+  auto Reach = [&](const AbstractValue &A) {
+    if (A.refersToObject() && Reached.insert(A.object).second)
+      Pending.push_back(A.object);
+  };
+  for (const FrameState &F : S.frames)
+    for (auto &[V, A] : F.env)
+      Reach(A);
+  for (auto &[Id, O] : S.memory.objects)
+    if (!objects.get(Id).isStack())
+      Reach(AbstractValue::pointer(Id, 0));
+  for (auto &[Root, O] : S.memory.dynamicBases)
+    for (auto &[Off, C] : O.cells)
+      Reach(C.value);
+  while (!Pending.empty()) {
+    ObjectId Id = Pending.back();
+    Pending.pop_back();
+    auto It = S.memory.objects.find(Id);
+    if (It != S.memory.objects.end())
+      for (auto &[Off, C] : It->second.cells)
+        Reach(C.value);
+  }
+  for (auto It = S.memory.objects.begin(); It != S.memory.objects.end();)
+    It = Reached.count(It->first) ? std::next(It) : S.memory.objects.erase(It);
+}
+
+/// Entry states hold no residual values from other blocks: those become phis.
+/// Only the residual function's arguments, which dominate everything, stay.
+void Specializer::normalizeForEntry(State &N) {
+  auto Stable = [&](Value *V) { return V && isa<Argument>(V) && cast<Argument>(V)->getParent() == residual; };
+  for (FrameState &F : N.frames)
+    for (auto &[V, A] : F.env) {
+      if ((A.isDynamic() || A.kind == AbstractValue::ObjectPointerDyn) && !Stable(A.residual))
+        A.residual = nullptr;
+      if (A.dynamicRoot && !Stable(A.dynamicRoot))
+        A.dynamicRoot = nullptr, A.dynamicRootOffset = 0;
+    }
+  for (auto It = N.memory.dynamicBases.begin(); It != N.memory.dynamicBases.end();)
+    It = Stable(It->first) ? std::next(It) : N.memory.dynamicBases.erase(It);
+}
+
+AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
+                                      std::set<ObjectId> &Escaped) {
+  if (A.sameStatic(B) || A == B) {
+    AbstractValue R = A;
+    R.programData = A.programData && B.programData;
+    return R;
+  }
+  if (A.refersToObject() && B.refersToObject() && A.object == B.object)
+    return AbstractValue::pointerDyn(A.object, nullptr);
+  AbstractValue R = AbstractValue::dynamic(nullptr);
+  if (A.isDynamic() && B.isDynamic() && A.dynamicRoot == B.dynamicRoot &&
+      A.dynamicRootOffset == B.dynamicRootOffset) {
+    R.dynamicRoot = A.dynamicRoot;
+    R.dynamicRootOffset = A.dynamicRootOffset;
+  }
+  if (A.refersToObject())
+    Escaped.insert(A.object);
+  if (B.refersToObject())
+    Escaped.insert(B.object);
+  return R;
+}
+
+State Specializer::meetStates(const State &A, const State &B) {
+  State R;
+  std::set<ObjectId> Escaped;
+  for (size_t F = 0; F < A.frames.size(); ++F) {
+    FrameState Frame;
+    Frame.callSite = A.frames[F].callSite;
+    Frame.function = A.frames[F].function;
+    Frame.arguments = A.frames[F].arguments;
+    for (auto &[V, AV] : A.frames[F].env) {
+      auto It = B.frames[F].env.find(V);
+      if (It != B.frames[F].env.end())
+        Frame.env[V] = meetValues(AV, It->second, Escaped);
+    }
+    R.frames.push_back(std::move(Frame));
+  }
+  R.memory = MemoryState::meet(A.memory, B.memory);
+  // A pointer that became a phi may now point anywhere its inputs did.
+  for (ObjectId Id : Escaped)
+    if (auto It = R.memory.objects.find(Id); It != R.memory.objects.end())
+      It->second.escaped = true;
+  return R;
+}
+
+
+} // namespace detail
+} // namespace respec

@@ -1,0 +1,114 @@
+//===- Residual.cpp - The residual function ---------------------------------===//
+//
+// After the worklist is empty: dead residual blocks are dropped, the phis of
+// values arriving from other residual blocks are wired, straight-line chains
+// are merged, and the statistics of the blocks that remain are summed.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecializerInternals.h"
+#include "Diagnostics.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace respec {
+namespace detail {
+
+//===-- Finishing --------------------------------------------------------===//
+
+void Specializer::finalize() {
+  std::map<BasicBlock *, SpecBlock *> ByResidual;
+  for (auto &[Key, SB] : blocks)
+    ByResidual[SB->residual] = SB.get();
+
+  // Dead blocks (all their predecessors were re-specialized away) go first.
+  std::vector<BasicBlock *> Dead;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : *residual)
+      if (&BB != residualEntry && pred_empty(&BB) &&
+          std::find(Dead.begin(), Dead.end(), &BB) == Dead.end()) {
+        Dead.push_back(&BB);
+        // Its successors lose a predecessor; detach so the scan sees it.
+        if (Instruction *T = BB.getTerminator())
+          T->eraseFromParent();
+        Changed = true;
+      }
+  }
+  for (BasicBlock *BB : Dead) {
+    SpecBlock *SB = ByResidual[BB];
+    for (PhiSlot &P : SB->phis)
+      P.phi->replaceAllUsesWith(PoisonValue::get(P.phi->getType()));
+    SB->residual = nullptr;
+    SB->phis.clear();
+    BB->dropAllReferences();
+  }
+  for (BasicBlock *BB : Dead)
+    BB->eraseFromParent();
+
+  for (auto &[Key, SB] : blocks) {
+    if (!SB->residual)
+      continue;
+    for (PhiSlot &P : SB->phis) {
+      for (BasicBlock *Pred : predecessors(SB->residual)) {
+        SpecBlock *From = ByResidual.at(Pred);
+        auto Edge = llvm::find_if(From->outEdges,
+                                  [&](const OutEdge &E) { return E.target == SB.get(); });
+        assert(Edge != From->outEdges.end() && "residual edge without a recorded state");
+        const auto &Env = Edge->values[P.frame];
+        auto It = Env.find(P.original);
+        if (It == Env.end())
+          throw SpecError("", "internal error: value missing on a residual edge");
+        builder.emplace(Pred->getTerminator());
+        P.phi->addIncoming(materialize(It->second, P.phi->getType(), false), Pred);
+      }
+    }
+  }
+}
+
+/// Every (block, context) pair has a residual block of its own, so residual
+/// code comes as chains of blocks joined by unconditional branches (a call
+/// unfolded, a branch folded) with single-entry phis. Folding the chains here
+/// is linear and leaves the cleanup passes about a third of the blocks (126 -> 47
+/// for a libpcap `tcp port 80` filter).
+void Specializer::mergeStraightLineBlocks() {
+  for (BasicBlock &BB : make_early_inc_range(*residual))
+    MergeBlockIntoPredecessor(&BB);
+}
+
+SpecializationResult Specializer::collectResult() {
+  SpecializationResult R;
+  R.residual = residual;
+  std::set<const Function *> Reached;
+  for (auto &[Key, SB] : blocks) {
+    if (!SB->residual)
+      continue;
+    const SpecializeStats &S = SB->stats;
+    R.stats.instructionsEvaluated += S.instructionsEvaluated;
+    R.stats.instructionsResidual += S.instructionsResidual;
+    R.stats.branchesFolded += S.branchesFolded;
+    R.stats.callsUnfolded += S.callsUnfolded;
+    R.stats.indirectCallsDevirtualized += S.indirectCallsDevirtualized;
+    R.stats.blocksSpecialized += S.blocksSpecialized;
+    for (auto [I, Residual] : SB->bindingTimes) {
+      BindingTime &BT = R.bindingTimes[I];
+      (Residual ? BT.residual : BT.evaluated) += 1;
+      Reached.insert(I->getFunction());
+    }
+  }
+  for (const Function *F : Reached)
+    R.stats.instructionsBefore += F->getInstructionCount();
+  for (auto &[Key, Count] : iterationCounts)
+    R.stats.loopIterationsUnrolled += Count;
+  R.stats.loopsKeptResidual = dynamicHeaders.size();
+  R.stats.budgetHits = budgetHits;
+  R.stats.restarts = restarts;
+  R.notes = generalizations;
+  R.notes.insert(R.notes.end(), notes.begin(), notes.end());
+  return R;
+}
+
+
+} // namespace detail
+} // namespace respec

@@ -1,0 +1,238 @@
+//===- SpecializerInternals.h - The specializer's state and class -*- C++ -*-===//
+//
+// Private to pe/: the abstract state (frames, memory), contexts, specialized
+// blocks, and the Specializer class whose members are defined one concept per
+// file:
+//   Specializer.cpp     the worklist: contexts, specialized blocks, restarts
+//   EvaluateValues.cpp  abstract values: fold or residualize an instruction
+//   EvaluateMemory.cpp  partially-static memory: loads, stores, memcpy, facts
+//   UnfoldCalls.cpp     calls: unfold, devirtualize, residual calls, recursion
+//   Generalization.cpp  control: branches, loop iterations, generalization, meets
+//   Residual.cpp        the residual function: phis, clean-up, statistics
+// The escape rule the memory files rely on is in MemoryState.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_PE_SPECIALIZERINTERNALS_H
+#define RESPEC_PE_SPECIALIZERINTERNALS_H
+
+#include "FlatMap.h"
+#include "MemoryState.h"
+#include "Specializer.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include <optional>
+#include <set>
+
+namespace respec {
+namespace detail {
+
+using namespace llvm;
+
+//===-- States and contexts ----------------------------------------------===//
+
+/// Each SSA value's abstract value, in one frame.
+using ValueEnv = FlatMap<Value *, AbstractValue>;
+
+struct FrameState {
+  const CallBase *callSite = nullptr; ///< null for the spec function itself
+  const Function *function = nullptr;
+  std::vector<AbstractValue> arguments; ///< as passed: bounds recursion
+  ValueEnv env;
+};
+
+
+
+struct State {
+  std::vector<FrameState> frames;
+  MemoryState memory;
+
+  FrameState &top() { return frames.back(); }
+  bool operator==(const State &O) const {
+    if (frames.size() != O.frames.size() || !(memory == O.memory))
+      return false;
+    for (size_t I = 0; I < frames.size(); ++I)
+      if (frames[I].env != O.frames[I].env)
+        return false;
+    return true;
+  }
+};
+
+inline bool operator==(const FrameState &A, const FrameState &B) { return A.env == B.env; }
+
+struct ContextElement {
+  enum Kind : uint8_t { Call, Loop, Variant } kind;
+  const void *site;   ///< CallBase*, loop header or join BasicBlock*
+  unsigned iteration; ///< Loop: iteration number; Variant: variant number
+  bool operator<(const ContextElement &O) const {
+    return std::tie(kind, site, iteration) < std::tie(O.kind, O.site, O.iteration);
+  }
+};
+using ContextPath = std::vector<ContextElement>;
+
+/// Restart specialization from scratch with more loop headers generalized.
+struct RestartRequest {};
+
+struct SpecBlock;
+
+struct OutEdge {
+  SpecBlock *target;
+  /// Each frame's values at the end of the residual predecessor, not
+  /// normalized: finalize() wires them into the target's phis.
+  std::vector<ValueEnv> values;
+};
+
+struct PhiSlot {
+  PHINode *phi;
+  unsigned frame;
+  Value *original;
+};
+
+struct SpecBlock {
+  unsigned id = 0;
+  BasicBlock *original = nullptr;
+  unsigned context = 0;
+  std::vector<uint32_t> priority;
+  std::optional<State> entry;
+  BasicBlock *residual = nullptr;
+  // Results of the latest specialization of this block.
+  std::vector<OutEdge> outEdges;
+  std::vector<PhiSlot> phis;
+  std::vector<std::pair<const Instruction *, bool>> bindingTimes; // (inst, residual)
+  SpecializeStats stats;
+  bool queued = false;
+};
+
+//===-- The specializer --------------------------------------------------===//
+
+class Specializer {
+public:
+  Specializer(Function &Spec, const ModuleInfo &Info, const SpecializeOptions &Options,
+              const std::vector<ArgumentBinding> &Bindings)
+      : spec(Spec), info(Info), options(Options), bindings(Bindings),
+        module(*Spec.getParent()), layout(module.getDataLayout()), ctx(module.getContext()) {}
+
+  SpecializationResult run();
+
+private:
+  Function &spec;
+  const ModuleInfo &info;
+  const SpecializeOptions &options;
+  const std::vector<ArgumentBinding> &bindings;
+  Module &module;
+  const DataLayout &layout;
+  LLVMContext &ctx;
+
+  // Survive restarts.
+  std::set<const BasicBlock *> dynamicHeaders;
+  std::map<const BasicBlock *, std::set<SlotId>> taintedSlots;
+  std::vector<Note> generalizations; ///< why loops were kept residual
+  unsigned restarts = 0;
+  unsigned budgetHits = 0;
+
+  // Per attempt.
+  std::vector<Note> notes; ///< constructs kept residual, from the final attempt
+  std::set<std::pair<const void *, std::string>> notedOnce;
+  Function *residual = nullptr;
+  BasicBlock *residualEntry = nullptr;
+  ObjectTable objects;
+  std::vector<ContextPath> contexts;
+  std::map<ContextPath, unsigned> contextIds;
+  std::vector<std::vector<uint32_t>> contextPriority;
+  std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> iterationIds;
+  std::map<std::pair<unsigned, const BasicBlock *>, unsigned> iterationCounts;
+  /// Variants of a join block kept apart because they disagree on program
+  /// data: (context, block, key) -> variant number.
+  std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
+  std::map<std::pair<unsigned, const BasicBlock *>, unsigned> variantCounts;
+  /// Iteration contexts whose loop test (in the header or a latch) was dynamic.
+  std::set<unsigned> iterationsWithDynamicTest;
+  std::map<std::pair<const BasicBlock *, unsigned>, std::unique_ptr<SpecBlock>> blocks;
+  std::set<std::pair<std::vector<uint32_t>, unsigned>> worklist;
+  std::map<unsigned, SpecBlock *> blocksById;
+  unsigned residualInstructions = 0;
+  unsigned processedBlocks = 0;
+
+  // Current block being specialized.
+  SpecBlock *current = nullptr;
+  State state;
+  std::optional<IRBuilder<>> builder;
+  bool blockEnded = false;
+
+  void attempt();
+  void reset();
+  AbstractValue boundArgument(Argument &Formal, Argument &Actual);
+  void finalize();
+  SpecializationResult collectResult();
+  void mergeStraightLineBlocks();
+
+  // Contexts and blocks.
+  unsigned internContext(const ContextPath &Path);
+  SpecBlock &blockFor(BasicBlock *BB, unsigned Context);
+  void enqueue(SpecBlock &SB);
+  void process(SpecBlock &SB);
+
+  // Edges.
+  BasicBlock *addEdge(BasicBlock *Target, State Out, unsigned TargetContext);
+  BasicBlock *branchTo(BasicBlock *Succ, bool LastEdge);
+  unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
+  std::string iterationKey(const State &S);
+  void checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
+                         const State &Out);
+  void noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors);
+  bool isProgramCounter(const AbstractValue &A) const;
+  std::string programCounterKey(const State &Entry, const State &Arriving);
+  void markHeaderDynamic(const BasicBlock *Header, const std::string &Why, bool BudgetHit);
+  void collectGarbage(State &S);
+  void normalizeForEntry(State &S);
+  static State meetStates(const State &A, const State &B);
+  static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
+                                  std::set<ObjectId> &Escaped);
+
+  // Values.
+  AbstractValue valueOf(Value *V);
+  AbstractValue fromConstant(Constant *C);
+  Value *materialize(const AbstractValue &A, Type *Ty, bool Escapes);
+  void markEscaped(ObjectId Obj);
+  ObjectState &objectState(ObjectId Obj);
+  void setValue(Instruction &I, AbstractValue A) { state.top().env[&I] = A; }
+  void propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue> Operands);
+  void taintIfLoopTest(const CmpInst &I, const AbstractValue &A);
+
+  // Instructions.
+  void evaluate(Instruction &I);
+  Instruction *emitResidual(Instruction &I, ArrayRef<AbstractValue> Operands,
+                            bool OperandsEscape = true);
+  void evaluatePure(Instruction &I);
+  void evaluateCompare(CmpInst &I);
+  void evaluateGEP(GetElementPtrInst &I);
+  void evaluateLoad(LoadInst &I);
+  void evaluateStore(StoreInst &I);
+  void evaluateAlloca(AllocaInst &I);
+  void evaluateCall(CallBase &I);
+  void evaluateIntrinsic(IntrinsicInst &I);
+  void evaluateMemoryIntrinsic(IntrinsicInst &I);
+  void evaluateAssume(CallBase &I);
+  void evaluateStaticMemory(CallBase &I);
+  void residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
+                    Value *Callee);
+  bool sameArgumentPattern(const std::vector<AbstractValue> &A,
+                           const std::vector<AbstractValue> &B) const;
+  void unfoldCall(CallBase &I, Function &Callee, const std::vector<AbstractValue> &Args);
+  void evaluateReturn(ReturnInst &I);
+  void evaluateBranch(BranchInst &I);
+  void evaluateSwitch(SwitchInst &I);
+  std::optional<AbstractValue> loadFromCells(const ObjectState &Obj, int64_t Off,
+                                             Type *Ty);
+  void recordStore(const AbstractValue &Addr, const AbstractValue &Val, uint64_t Size,
+                   bool Volatile);
+  void note(const Instruction &I, const std::string &Message);
+  void recordBindingTime(const Instruction &I, bool Residual) {
+    current->bindingTimes.emplace_back(&I, Residual);
+  }
+  uint64_t storeSize(Type *Ty) const { return layout.getTypeStoreSize(Ty); }
+};
+
+} // namespace detail
+} // namespace respec
+
+#endif

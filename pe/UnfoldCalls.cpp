@@ -1,0 +1,252 @@
+//===- UnfoldCalls.cpp - Unfolded, devirtualized and residual calls ---------===//
+//
+// A call to code the specializer can see is unfolded: the callee's blocks are
+// specialized in a Call context of their own, with the arguments' abstract
+// values, and every return flows back to the block after the call (return
+// sensitivity). A call through a static function pointer is a direct call.
+// Calls that cannot be unfolded (external code, recursion that repeats its
+// caller's static pattern, budgets) stay residual, and whatever the callee may
+// reach escapes (MemoryState.h).
+//
+//===----------------------------------------------------------------------===//
+#include "SpecializerInternals.h"
+#include "Diagnostics.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace respec {
+namespace detail {
+
+//===-- Calls ------------------------------------------------------------===//
+
+/// Whether Callee can be unfolded at call site I: the call passes an argument of
+/// the declared type for every formal parameter and expects the declared return
+/// type. A call site may pass more arguments than a fixed-arity callee declares:
+/// C code calls `bool_t xdr_int(XDR *, int *)` through the variadic pointer type
+/// `xdrproc_t` with an extra argument, which the callee never reads.
+static bool unfoldableAt(const CallBase &I, const Function &Callee) {
+  FunctionType *Site = I.getFunctionType(), *Defined = Callee.getFunctionType();
+  if (Site == Defined)
+    return true;
+  if (Defined->isVarArg() || Site->getReturnType() != Defined->getReturnType() ||
+      I.arg_size() < Defined->getNumParams())
+    return false;
+  for (unsigned A = 0; A < Defined->getNumParams(); ++A)
+    if (I.getArgOperand(A)->getType() != Defined->getParamType(A))
+      return false;
+  return true;
+}
+
+void Specializer::evaluateCall(CallBase &I) {
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    return evaluateIntrinsic(*II);
+  AbstractValue CalleeValue = valueOf(I.getCalledOperand());
+  std::vector<AbstractValue> Args;
+  for (Value *Arg : I.args())
+    Args.push_back(valueOf(Arg));
+
+  Function *Callee = nullptr;
+  if (CalleeValue.kind == AbstractValue::Constant)
+    Callee = dyn_cast<Function>(CalleeValue.constant->stripPointerCasts());
+  if (Callee && Callee->getName() == "__respec_assume")
+    return evaluateAssume(I);
+  if (Callee && Callee->getName() == "__respec_static_memory")
+    return evaluateStaticMemory(I);
+  if (Callee && Callee->getName().startswith("__respec_"))
+    throw SpecError(I.getDebugLoc(), "unknown respec builtin '" + Callee->getName().str() + "'");
+
+  if (I.isInlineAsm()) {
+    note(I, "inline assembly kept residual (treated as an unknown call)");
+    return residualCall(I, Args, nullptr);
+  }
+  if (Callee && !Callee->isDeclaration() && unfoldableAt(I, *Callee)) {
+    const FunctionInfo &CalleeInfo = info.get(Callee);
+    unsigned Activations = 0;
+    bool Repeats = false;
+    for (const FrameState &F : state.frames)
+      if (F.function == Callee) {
+        ++Activations;
+        Repeats |= sameArgumentPattern(F.arguments, Args);
+      }
+    unsigned Depth = state.frames.size() - 1;
+    if (!CalleeInfo.unfoldable())
+      note(I, "call to '" + Callee->getName().str() + "' kept residual: " +
+                  CalleeInfo.notUnfoldableReason +
+                  (CalleeInfo.notUnfoldableLoc
+                       ? " at " + formatLocation(CalleeInfo.notUnfoldableLoc)
+                       : std::string()));
+    else if (Repeats)
+      note(I, "recursive call to '" + Callee->getName().str() +
+                  "' kept residual: its static arguments repeat an enclosing call's");
+    else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
+      note(I, "call to '" + Callee->getName().str() +
+                  "' kept residual: recursion/depth bound reached");
+    else {
+      if (!I.getCalledFunction())
+        ++current->stats.indirectCallsDevirtualized;
+      return unfoldCall(I, *Callee, Args);
+    }
+  }
+  residualCall(I, Args, Callee);
+}
+
+/// Whether two activations look alike to the specializer: the same static
+/// arguments (a pointer to a callee's stack object counts by allocation site:
+/// each level of a recursion has its own) and the same dynamic ones. Unfolding
+/// such a recursion makes no progress.
+bool Specializer::sameArgumentPattern(const std::vector<AbstractValue> &A,
+                                      const std::vector<AbstractValue> &B) const {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I].kind != B[I].kind)
+      return false;
+    if (A[I].refersToObject()) {
+      const ObjectTable::Object &OA = objects.get(A[I].object), &OB = objects.get(B[I].object);
+      bool SameSite = A[I].object == B[I].object || (OA.site && OA.site == OB.site);
+      if (!SameSite || (A[I].kind == AbstractValue::ObjectPointer && A[I].offset != B[I].offset))
+        return false;
+    } else if (A[I].kind == AbstractValue::Constant && A[I].constant != B[I].constant) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
+                               Value *Callee) {
+  std::vector<AbstractValue> Ops = Args;
+  Ops.push_back(valueOf(I.getCalledOperand()));
+  if (Callee && !I.getCalledFunction())
+    ++current->stats.indirectCallsDevirtualized;
+  bool ReadsOnly = I.onlyReadsMemory();
+  // Objects passed to the callee: it may write them (unless read-only) and
+  // keep their address (unless nocapture).
+  for (unsigned A = 0; A < Args.size(); ++A)
+    if (Args[A].refersToObject()) {
+      if (!I.doesNotCapture(A))
+        markEscaped(Args[A].object);
+      if (!ReadsOnly && !I.onlyReadsMemory(A))
+        objectState(Args[A].object).cells.clear();
+    }
+  // A static callee operand is materialized as the function itself: the
+  // residual call is direct.
+  emitResidual(I, Ops, /*OperandsEscape=*/false);
+  if (!ReadsOnly)
+    state.memory.clobberUnattributed();
+}
+
+void Specializer::unfoldCall(CallBase &I, Function &Callee,
+                             const std::vector<AbstractValue> &Args) {
+  ++current->stats.callsUnfolded;
+  ++current->stats.instructionsEvaluated;
+  recordBindingTime(I, false);
+  FrameState Frame;
+  Frame.callSite = &I;
+  Frame.function = &Callee;
+  Frame.arguments = Args;
+  for (auto [Formal, Actual] : llvm::zip(Callee.args(), Args))
+    Frame.env[&Formal] = Actual;
+  // The caller keeps only what is live after the call.
+  BasicBlock *Continuation = I.getParent()->getSingleSuccessor();
+  const auto &Live = info.get(I.getFunction()).liveIn.lookup(Continuation);
+  ValueEnv Kept;
+  for (Value *V : Live)
+    if (V != &I)
+      if (auto It = state.top().env.find(V); It != state.top().env.end())
+        Kept.insert(*It);
+  state.top().env = std::move(Kept);
+  State Out = state;
+  Out.frames.push_back(std::move(Frame));
+  ContextPath Path = contexts[current->context];
+  Path.push_back({ContextElement::Call, &I, 0});
+  builder->CreateBr(addEdge(&Callee.getEntryBlock(), std::move(Out), internContext(Path)));
+  blockEnded = true;
+}
+
+void Specializer::evaluateIntrinsic(IntrinsicInst &I) {
+  switch (I.getIntrinsicID()) {
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::var_annotation:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::donothing:
+    return;
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+    recordBindingTime(I, false);
+    return setValue(I, valueOf(I.getArgOperand(0)));
+  case Intrinsic::expect:
+    recordBindingTime(I, false);
+    return setValue(I, valueOf(I.getArgOperand(0)));
+  case Intrinsic::memcpy:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+  case Intrinsic::memcpy_inline:
+  case Intrinsic::memset_inline:
+    return evaluateMemoryIntrinsic(I);
+  default:
+    break;
+  }
+  std::vector<AbstractValue> Args;
+  std::vector<Constant *> Cs;
+  for (Value *Arg : I.args()) {
+    Args.push_back(valueOf(Arg));
+    if (Args.back().kind == AbstractValue::Constant)
+      Cs.push_back(Args.back().constant);
+  }
+  if (Cs.size() == Args.size() && canConstantFoldCallTo(&I, I.getCalledFunction()))
+    if (Constant *C = ConstantFoldCall(&I, I.getCalledFunction(), Cs)) {
+      AbstractValue R = fromConstant(C);
+      propagateOrigin(R, Args);
+      ++current->stats.instructionsEvaluated;
+      recordBindingTime(I, false);
+      return setValue(I, R);
+    }
+  residualCall(I, Args, nullptr);
+}
+
+/// Calls Visit(offset, leaf) for every scalar inside an aggregate constant.
+//===-- Control ----------------------------------------------------------===//
+
+void Specializer::evaluateReturn(ReturnInst &I) {
+  recordBindingTime(I, state.frames.size() == 1);
+  AbstractValue Result;
+  if (Value *RV = I.getReturnValue())
+    Result = valueOf(RV);
+  if (state.frames.size() == 1) {
+    if (I.getReturnValue())
+      builder->CreateRet(materialize(Result, I.getReturnValue()->getType(), true));
+    else
+      builder->CreateRetVoid();
+    ++current->stats.instructionsResidual;
+    blockEnded = true;
+    return;
+  }
+  const CallBase *Site = state.top().callSite;
+  State Out = state;
+  Out.frames.pop_back();
+  if (!Site->getType()->isVoidTy())
+    Out.top().env[const_cast<CallBase *>(Site)] = Result;
+  ContextPath Path = contexts[current->context];
+  while (!(Path.back().kind == ContextElement::Call && Path.back().site == Site))
+    Path.pop_back();
+  Path.pop_back();
+  ++current->stats.instructionsEvaluated;
+  builder->CreateBr(addEdge(const_cast<BasicBlock *>(Site->getParent()->getSingleSuccessor()),
+                            std::move(Out), internContext(Path)));
+  blockEnded = true;
+}
+
+
+} // namespace detail
+} // namespace respec
