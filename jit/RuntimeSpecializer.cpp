@@ -36,7 +36,6 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/DebugInfo.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -119,39 +118,6 @@ struct respec_jit {
   void serveQueue();
 };
 
-/// Everything the residual function reaches in the generic module: the
-/// functions it calls and the globals it uses, through the bodies and
-/// initializers of those defined there.
-static std::set<const GlobalValue *> reachedFrom(const Function &Residual) {
-  std::set<const GlobalValue *> Reached;
-  std::vector<const Value *> Pending = {&Residual};
-  while (!Pending.empty()) {
-    const Value *V = Pending.back();
-    Pending.pop_back();
-    auto Visit = [&](const Value *Op) {
-      if (auto *GV = dyn_cast<GlobalValue>(Op)) {
-        if (Reached.insert(GV).second)
-          Pending.push_back(GV);
-      } else if (auto *C = dyn_cast<Constant>(Op)) {
-        Pending.push_back(C);
-      }
-    };
-    if (auto *F = dyn_cast<Function>(V)) {
-      for (const Instruction &I : instructions(*F))
-        for (const Value *Op : I.operands())
-          Visit(Op);
-    } else if (auto *G = dyn_cast<GlobalVariable>(V)) {
-      if (G->hasInitializer())
-        Visit(G->getInitializer());
-    } else if (auto *C = dyn_cast<Constant>(V)) {
-      for (const Value *Op : C->operands())
-        Visit(Op);
-    }
-  }
-  Reached.erase(&Residual);
-  return Reached;
-}
-
 /// A declaration in M of a symbol the program defines, bound when ORC links the
 /// specialized code. Not dso_local: the program may be anywhere in memory.
 static GlobalValue *declareInModule(Module &M, const GlobalValue &Symbol) {
@@ -177,7 +143,7 @@ static GlobalValue *declareInModule(Module &M, const GlobalValue &Symbol) {
 }
 
 std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::string &Name) {
-  std::set<const GlobalValue *> Reached = reachedFrom(Residual);
+  std::set<const GlobalValue *> Reached = globalsReachedFrom({&Residual});
   // Mutable state stays the program's own; file-static state it cannot bind to.
   for (const GlobalValue *GV : Reached)
     if (auto *G = dyn_cast<GlobalVariable>(GV); G && !G->isConstant() && G->hasLocalLinkage())
@@ -393,6 +359,7 @@ respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
   std::call_once(TargetsReady, [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
+    InitializeNativeTargetAsmParser(); // for inline assembly in the generic code
   });
   auto J = std::make_unique<respec_jit>();
   // Nothing reads the names of local values here (no reports, no IR printed);

@@ -3,8 +3,15 @@
 #include "Diagnostics.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -17,6 +24,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -24,18 +33,36 @@ using namespace llvm;
 
 namespace respec {
 
-static std::string clangPath() {
+std::string clangPath() {
   if (const char *Env = getenv("RESPEC_CLANG"))
     return Env;
   return RESPEC_DEFAULT_CLANG;
 }
 
+/// A directory for clang's outputs, removed with its contents.
+class TemporaryDirectory {
+public:
+  TemporaryDirectory() {
+    if (std::error_code EC = sys::fs::createUniqueDirectory("respec", path))
+      throw SpecError("", "cannot create a temporary directory: " + EC.message());
+  }
+  ~TemporaryDirectory() { sys::fs::remove_directories(path); }
+  TemporaryDirectory(const TemporaryDirectory &) = delete;
+  TemporaryDirectory &operator=(const TemporaryDirectory &) = delete;
+
+  SmallString<128> path;
+};
+
+/// Compiles File to IR, with its own build command when it has one, then the
+/// command line's flags, then ExtraFlags.
 static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &File,
-                                          const Inputs &In, const std::string &TempDir) {
+                                          const Inputs &In, StringRef TempDir,
+                                          const std::vector<std::string> &ExtraFlags = {}) {
   if (!sys::fs::exists(File))
     throw SpecError(File, "no such file");
-  std::string Out = TempDir + "/" + sys::path::stem(File).str() + "." +
-                    std::to_string(std::hash<std::string>()(File)) + ".bc";
+  std::string Out = (TempDir + "/" + sys::path::stem(File) + "." +
+                     std::to_string(std::hash<std::string>()(File)) + ".bc")
+                        .str();
   // -O2 without LLVM passes: optimizable IR exactly as the front end wrote it.
   // No lifetime markers: the specializer drops them anyway, and without them
   // clang does not route returns from inner scopes through shared cleanup
@@ -45,8 +72,16 @@ static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &F
                                    "-disable-lifetime-markers", "-gline-tables-only",
                                    "-fno-discard-value-names", "-D__RESPEC_PE__",
                                    "-I" RESPEC_INCLUDE_DIR};
+  SmallString<256> Source(File);
+  if (auto Own = In.ownCommands.find(File); Own != In.ownCommands.end()) {
+    // As the build compiles it, relative paths and all: in its directory.
+    sys::fs::make_absolute(Source);
+    Args.insert(Args.end(), {"-working-directory", Own->second.directory});
+    Args.insert(Args.end(), Own->second.flags.begin(), Own->second.flags.end());
+  }
   Args.insert(Args.end(), In.clangFlags.begin(), In.clangFlags.end());
-  Args.insert(Args.end(), {File, "-o", Out});
+  Args.insert(Args.end(), ExtraFlags.begin(), ExtraFlags.end());
+  Args.insert(Args.end(), {Source.str().str(), "-o", Out});
   std::vector<StringRef> Refs(Args.begin(), Args.end());
   std::string Error;
   int Status = sys::ExecuteAndWait(Args[0], Refs, std::nullopt, {}, 0, 0, &Error);
@@ -61,28 +96,27 @@ static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &F
   return M;
 }
 
+/// Metadata on a generic source's mutable static variable: {file, IR name}.
+static constexpr const char *OriginMetadata = "respec.origin";
+
+static void recordOrigins(Module &M, const std::string &File) {
+  LLVMContext &Ctx = M.getContext();
+  for (GlobalVariable &G : M.globals())
+    if (G.hasLocalLinkage() && !G.isConstant())
+      G.setMetadata(OriginMetadata, MDTuple::get(Ctx, {MDString::get(Ctx, File),
+                                                       MDString::get(Ctx, G.getName())}));
+}
+
 std::unique_ptr<Module> compileAndLink(LLVMContext &Ctx, const Inputs &In) {
-  SmallString<128> TempDir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("respec", TempDir))
-    throw SpecError("", "cannot create a temporary directory: " + EC.message());
-  std::unique_ptr<Module> Linked;
-  std::vector<std::string> Files = {In.spec};
-  Files.insert(Files.end(), In.sources.begin(), In.sources.end());
-  try {
-    for (const std::string &File : Files) {
-      std::unique_ptr<Module> M = compileOne(Ctx, File, In, TempDir.str().str());
-      if (!Linked) {
-        Linked = std::move(M);
-        Linked->setModuleIdentifier("respec");
-      } else if (Linker::linkModules(*Linked, std::move(M))) {
-        throw SpecError(File, "cannot link with the other inputs (duplicate definitions?)");
-      }
-    }
-  } catch (...) {
-    sys::fs::remove(TempDir);
-    throw;
+  TemporaryDirectory Temp;
+  std::unique_ptr<Module> Linked = compileOne(Ctx, In.spec, In, Temp.path);
+  Linked->setModuleIdentifier("respec");
+  for (const std::string &File : In.sources) {
+    std::unique_ptr<Module> M = compileOne(Ctx, File, In, Temp.path);
+    recordOrigins(*M, File);
+    if (Linker::linkModules(*Linked, std::move(M)))
+      throw SpecError(File, "cannot link with the other inputs (duplicate definitions?)");
   }
-  sys::fs::remove(TempDir);
   return Linked;
 }
 
@@ -142,7 +176,140 @@ void installSpecializedBodies(std::vector<Specialized> &Done) {
   }
 }
 
-void internalizeForLinking(Module &M, const std::vector<Specialized> &Done) {
+std::set<const GlobalValue *> globalsReachedFrom(const std::vector<const Function *> &Roots) {
+  std::set<const GlobalValue *> Reached;
+  std::vector<const Value *> Pending(Roots.begin(), Roots.end());
+  while (!Pending.empty()) {
+    const Value *V = Pending.back();
+    Pending.pop_back();
+    auto Visit = [&](const Value *Op) {
+      if (auto *GV = dyn_cast<GlobalValue>(Op)) {
+        if (Reached.insert(GV).second)
+          Pending.push_back(GV);
+      } else if (auto *C = dyn_cast<Constant>(Op)) {
+        Pending.push_back(C);
+      }
+    };
+    if (auto *F = dyn_cast<Function>(V)) {
+      for (const Instruction &I : instructions(*F))
+        for (const Value *Op : I.operands())
+          Visit(Op);
+    } else if (auto *G = dyn_cast<GlobalVariable>(V)) {
+      if (G->hasInitializer())
+        Visit(G->getInitializer());
+    } else if (auto *C = dyn_cast<Constant>(V)) {
+      for (const Value *Op : C->operands()) // aliases' aliasees, constant expressions
+        Visit(Op);
+    }
+  }
+  for (const Function *Root : Roots)
+    Reached.erase(Root);
+  return Reached;
+}
+
+/// Whether some code may write G: it is stored to, or its address goes
+/// somewhere respec does not follow (a call, a store of the address, another
+/// global's initializer). Loads and address comparisons only read.
+static bool mayBeWritten(const GlobalVariable &G) {
+  std::vector<const Value *> Pending = {&G};
+  while (!Pending.empty()) {
+    const Value *V = Pending.back();
+    Pending.pop_back();
+    for (const User *U : V->users()) {
+      if (isa<LoadInst>(U) || isa<ICmpInst>(U))
+        continue;
+      if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+        Pending.push_back(U);
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+/// A static variable as its source declares it.
+struct DeclaredStatic {
+  unsigned line = 0;
+  std::string name;     ///< without clang's "function." prefix
+  std::string function; ///< of a function-local static; empty at file scope
+};
+} // namespace
+
+/// The static variables of File by IR name, from clang's full debug info (the
+/// compile for specialization has line tables only: no variables).
+static std::map<std::string, DeclaredStatic> declaredStatics(const std::string &File,
+                                                             const Inputs &In,
+                                                             StringRef TempDir) {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = compileOne(Ctx, File, In, TempDir, {"-g"});
+  std::map<std::string, DeclaredStatic> Statics;
+  for (const GlobalVariable &G : M->globals()) {
+    SmallVector<DIGlobalVariableExpression *, 1> Debug;
+    G.getDebugInfo(Debug);
+    if (!G.hasLocalLinkage() || Debug.empty())
+      continue;
+    DIGlobalVariable *V = Debug.front()->getVariable();
+    DeclaredStatic &D = Statics[G.getName().str()];
+    D.line = V->getLine();
+    D.name = V->getName().str();
+    if (auto *SP = dyn_cast_or_null<DISubprogram>(V->getScope()))
+      D.function = SP->getName().str();
+  }
+  return Statics;
+}
+
+std::vector<CopiedStatic> findCopiedMutableStatics(const Module &M,
+                                                   const std::vector<Specialized> &Done,
+                                                   const Inputs &In) {
+  std::vector<const Function *> Specs;
+  for (const Specialized &S : Done)
+    Specs.push_back(S.spec);
+  std::set<const GlobalValue *> Reached = globalsReachedFrom(Specs);
+  std::vector<std::pair<std::string, std::string>> Copied; // file, IR name in it
+  for (const GlobalVariable &G : M.globals()) {
+    MDNode *Origin = G.getMetadata(OriginMetadata);
+    if (Origin && G.hasLocalLinkage() && !G.isConstant() && Reached.count(&G) &&
+        mayBeWritten(G))
+      Copied.emplace_back(cast<MDString>(Origin->getOperand(0))->getString(),
+                          cast<MDString>(Origin->getOperand(1))->getString());
+  }
+  if (Copied.empty())
+    return {};
+  TemporaryDirectory Temp;
+  std::map<std::string, std::map<std::string, DeclaredStatic>> StaticsByFile;
+  std::vector<CopiedStatic> Found;
+  for (const auto &[File, Name] : Copied) {
+    auto Statics = StaticsByFile.find(File);
+    if (Statics == StaticsByFile.end())
+      Statics = StaticsByFile.emplace(File, declaredStatics(File, In, Temp.path)).first;
+    auto Declared = Statics->second.find(Name);
+    if (Declared == Statics->second.end()) { // made by clang, e.g. a compound literal
+      Found.push_back({File, "'" + Name + "'", File});
+      continue;
+    }
+    const DeclaredStatic &D = Declared->second;
+    Found.push_back({File + ":" + std::to_string(D.line),
+                     "'" + D.name + "'" + (D.function.empty() ? "" : " in " + D.function + "()"),
+                     File});
+  }
+  return Found;
+}
+
+/// Whether code that uses V must use the program's own instance of it.
+static bool bindsToProgram(const GlobalObject *V) {
+  auto *G = dyn_cast_or_null<GlobalVariable>(V);
+  return G && !G->isConstant();
+}
+
+void internalizeForLinking(Module &M, const std::vector<Specialized> &Done, LinkMode Mode) {
+  if (GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations"))
+    Annotations->eraseFromParent();
+  for (GlobalVariable &G : M.globals())
+    G.setMetadata(OriginMetadata, nullptr);
+  if (Mode == LinkMode::ReplacesSources)
+    return;
   std::set<const Function *> Exported;
   for (const Specialized &S : Done)
     Exported.insert(S.spec);
@@ -154,10 +321,16 @@ void internalizeForLinking(Module &M, const std::vector<Specialized> &Done) {
       continue;
     // Constants may be private copies (and vanish when evaluated away); mutable
     // state must stay one object shared with the rest of the program.
-    G.setLinkage(G.isConstant() ? GlobalValue::InternalLinkage : GlobalValue::WeakAnyLinkage);
+    G.setLinkage(bindsToProgram(&G) ? GlobalValue::WeakAnyLinkage
+                                    : GlobalValue::InternalLinkage);
   }
-  if (GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations"))
-    Annotations->eraseFromParent();
+  // A library's other names for its definitions (weak_alias(foo, foo_r)).
+  for (GlobalAlias &A : M.aliases())
+    if (!A.hasLocalLinkage())
+      A.setLinkage(bindsToProgram(A.getAliaseeObject()) ? GlobalValue::WeakAnyLinkage
+                                                        : GlobalValue::InternalLinkage);
+  for (GlobalIFunc &I : M.ifuncs())
+    I.setLinkage(GlobalValue::InternalLinkage);
 }
 
 PassPipeline::PassPipeline(const PipelineTuningOptions &Tuning) : builder(nullptr, Tuning) {
@@ -221,37 +394,106 @@ void writeFileAtomically(const std::string &Path, const std::string &Contents) {
   }
 }
 
-void writeOutput(Module &M, const std::string &Path, bool EmitLLVM) {
-  std::string Buffer;
-  raw_string_ostream OS(Buffer);
-  if (EmitLLVM) {
-    M.print(OS, nullptr);
-  } else {
+namespace {
+/// Takes the code generator's errors (inline assembly its assembler rejects)
+/// instead of LLVM's default handler, which prints them and exits, leaving an
+/// older output behind. Each asm statement carries clang's !srcloc cookie;
+/// the asm call's debug location says which file:line that is.
+class CodeGenErrorHandler : public DiagnosticHandler {
+public:
+  explicit CodeGenErrorHandler(const Module &M) {
+    for (const Function &F : M)
+      for (const Instruction &I : instructions(F))
+        if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isInlineAsm())
+          if (const MDNode *SrcLoc = I.getMetadata("srcloc"))
+            if (auto *Cookie = mdconst::dyn_extract<ConstantInt>(SrcLoc->getOperand(0)))
+              asmLocations[Cookie->getZExtValue()] = I.getDebugLoc();
+  }
+
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error)
+      return false; // warnings and remarks: LLVM prints them
+    if (firstError)
+      return true;
+    std::string Message;
+    raw_string_ostream OS(Message);
+    uint64_t Cookie = 0;
+    if (auto *SrcMgr = dyn_cast<DiagnosticInfoSrcMgr>(&DI)) {
+      OS << (SrcMgr->isInlineAsmDiag() ? "inline assembly: " : "")
+         << SrcMgr->getSMDiag().getMessage();
+      Cookie = SrcMgr->getLocCookie();
+    } else if (auto *Asm = dyn_cast<DiagnosticInfoInlineAsm>(&DI)) {
+      OS << "inline assembly: " << Asm->getMsgStr();
+      Cookie = Asm->getLocCookie();
+    } else {
+      DiagnosticPrinterRawOStream Printer(OS);
+      DI.print(Printer);
+    }
+    auto Where = asmLocations.find(Cookie);
+    firstError.emplace(Where == asmLocations.end() ? "" : formatLocation(Where->second),
+                       "the code generator rejects the specialized code: " + OS.str());
+    return true;
+  }
+
+  std::optional<SpecError> firstError;
+
+private:
+  std::map<uint64_t, DebugLoc> asmLocations;
+};
+} // namespace
+
+/// M as a native object for the host.
+static std::string emitObject(Module &M) {
+  static std::once_flag TargetsReady;
+  std::call_once(TargetsReady, [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
-    std::string Triple = M.getTargetTriple().empty() ? sys::getDefaultTargetTriple()
-                                                     : M.getTargetTriple();
-    std::string Error;
-    const Target *T = TargetRegistry::lookupTarget(Triple, Error);
-    if (!T)
-      throw SpecError("", "no code generator for " + Triple + ": " + Error);
-    TargetOptions Options;
-    std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-        Triple, "x86-64", "", Options, Reloc::PIC_, std::nullopt, CodeGenOpt::Default));
-    M.setDataLayout(TM->createDataLayout());
-    SmallVector<char, 0> Object;
-    raw_svector_ostream ObjectStream(Object);
-    legacy::PassManager PM;
-    if (TM->addPassesToEmitFile(PM, ObjectStream, nullptr, CGFT_ObjectFile))
-      throw SpecError("", "the code generator cannot emit an object file");
-    PM.run(M);
-    OS << StringRef(Object.data(), Object.size());
+    InitializeNativeTargetAsmParser(); // for inline assembly
+  });
+  std::string Triple =
+      M.getTargetTriple().empty() ? sys::getDefaultTargetTriple() : M.getTargetTriple();
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    throw SpecError("", "no code generator for " + Triple + ": " + Error);
+  TargetOptions Options;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      Triple, "x86-64", "", Options, Reloc::PIC_, std::nullopt, CodeGenOpt::Default));
+  M.setDataLayout(TM->createDataLayout());
+  SmallVector<char, 0> Object;
+  raw_svector_ostream ObjectStream(Object);
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, ObjectStream, nullptr, CGFT_ObjectFile))
+    throw SpecError("", "the code generator cannot emit an object file");
+
+  LLVMContext &Ctx = M.getContext();
+  auto *Errors = new CodeGenErrorHandler(M);
+  std::unique_ptr<DiagnosticHandler> Previous = Ctx.getDiagnosticHandler();
+  Ctx.setDiagnosticHandler(std::unique_ptr<DiagnosticHandler>(Errors));
+  auto Restore = make_scope_exit([&] { Ctx.setDiagnosticHandler(std::move(Previous)); });
+  PM.run(M);
+  if (Errors->firstError)
+    throw *Errors->firstError;
+  return std::string(Object.data(), Object.size());
+}
+
+void writeOutput(Module &M, const std::string &Path, bool EmitLLVM) {
+  std::string Problems;
+  raw_string_ostream ProblemStream(Problems);
+  if (verifyModule(M, &ProblemStream))
+    throw SpecError("", "internal error: the specialized module does not verify: " + Problems);
+  std::string Contents;
+  if (EmitLLVM) {
+    raw_string_ostream OS(Contents);
+    M.print(OS, nullptr);
+  } else {
+    Contents = emitObject(M);
   }
   if (Path == "-") {
-    outs() << OS.str();
+    outs() << Contents;
     return;
   }
-  writeFileAtomically(Path, OS.str());
+  writeFileAtomically(Path, Contents);
 }
 
 void writeEmbeddedBitcode(const Module &M, const std::string &Name, const std::string &Path) {

@@ -3,7 +3,8 @@
 // The steps around the specializer: compile the spec and the generic sources to
 // LLVM IR with clang (the same headers and flags the user builds with), link
 // them into one module, find the RESPEC_SPECIALIZE functions, specialize each,
-// give the module the linkage of an object that sits beside the generic one,
+// check that the result can share the program's static state, give the module
+// the linkage of an object that sits beside the generic one (or replaces it),
 // optimize with LLVM's standard pipeline, and write the result atomically.
 //
 //===----------------------------------------------------------------------===//
@@ -14,21 +15,38 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace respec {
 
+/// How the user's build compiles one file (from its compilation database).
+struct CompileCommand {
+  std::string directory;            ///< the build ran here; relative paths resolve here
+  std::vector<std::string> flags;   ///< clang flags only: no compiler, -c, -o, file, -M...
+};
+
 struct Inputs {
   std::string spec;                  ///< the spec file
   std::vector<std::string> sources;  ///< generic sources
+  /// For every file, after its own command's flags; paths in them absolute,
+  /// since a file with its own command is compiled in its build's directory.
   std::vector<std::string> clangFlags;
+  /// A file's own command (key: the file as in spec or sources), if it has one.
+  std::map<std::string, CompileCommand> ownCommands;
   std::vector<std::string> onlyFunctions; ///< empty: every spec function
 };
 
+/// The clang respec runs: $RESPEC_CLANG, or the one of the LLVM it is built with.
+std::string clangPath();
+
 /// Compiles and links the inputs; throws SpecError (with clang's diagnostics
-/// already printed) when clang rejects a file or linking fails.
+/// already printed) when clang rejects a file or linking fails. Every mutable
+/// static variable of a generic source (not the spec) is marked with the file
+/// and name it had before linking, for findCopiedMutableStatics.
 std::unique_ptr<llvm::Module> compileAndLink(llvm::LLVMContext &Ctx, const Inputs &In);
 
 /// The spec functions of M (marked RESPEC_SPECIALIZE), filtered by Only.
@@ -51,11 +69,48 @@ std::vector<Specialized> specializeModule(llvm::Module &M,
 /// signature) and deletes the generic body.
 void installSpecializedBodies(std::vector<Specialized> &Done);
 
-/// Linkage for an object linked beside the generic one: spec functions stay
-/// exported, generic functions and constants become private copies, mutable
-/// global variables become weak so that they bind to the program's own
-/// definition when there is one.
-void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done);
+/// Every function, variable and alias that code in Roots uses, directly or
+/// through the bodies and initializers of others (what must come with it),
+/// Roots themselves excepted.
+std::set<const llvm::GlobalValue *>
+globalsReachedFrom(const std::vector<const llvm::Function *> &Roots);
+
+/// A static variable of a generic source that the output object would have a
+/// copy of, apart from the program's own.
+struct CopiedStatic {
+  std::string where;    ///< file:line of its declaration (the file alone if unknown)
+  std::string variable; ///< as the source names it: 'next', or 'counter' in f()
+  std::string file;     ///< the generic source that defines it
+};
+
+/// The static variables (function-local ones too) of the generic sources that
+/// the specialized functions reach, directly or through the generic functions
+/// they still call, and that the generic code may write (a store, or an address
+/// respec does not follow). An object linked beside the generic one would
+/// carry private copies of them, apart from the program's, and the -O2 cleanup
+/// would even fold a copy the residual code never writes to its initializer.
+/// Never-written ones are safe to copy. Compiles their files again with full
+/// debug info, for the lines of the declarations.
+std::vector<CopiedStatic> findCopiedMutableStatics(const llvm::Module &M,
+                                                   const std::vector<Specialized> &Done,
+                                                   const Inputs &In);
+
+/// How the output object takes part in the program's link.
+enum class LinkMode {
+  /// Beside the generic sources' own objects (the default): the object
+  /// exports only the spec functions; generic functions, constants and aliases
+  /// become private copies, mutable global variables (and their aliases)
+  /// become weak so that they bind to the program's own definition.
+  BesideSources,
+  /// Instead of the generic sources (--replaces-sources): every definition
+  /// keeps its linkage, so the object's static variables are the program's
+  /// only ones and its external definitions serve the rest of the program.
+  ReplacesSources,
+};
+
+/// Gives M the linkage of Mode, and drops respec's own annotations.
+void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done,
+                           LinkMode Mode);
 
 /// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets them.
 void optimize(llvm::Module &M, unsigned Level);
@@ -87,6 +142,8 @@ private:
 };
 
 /// Writes textual IR, or a native object; atomically (temp file, then rename).
+/// Throws SpecError when M does not verify or the code generator rejects it
+/// (inline assembly it cannot assemble: at the asm statement's file:line).
 void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
 
 /// A C header declaring the spec functions, from the spec's own source text.

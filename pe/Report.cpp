@@ -4,7 +4,6 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include <map>
 #include <set>
 #include <sstream>
@@ -35,9 +34,7 @@ std::vector<FunctionListing> listings(const SpecializationResult &R) {
     FunctionListing &L = ByFunction[SP];
     if (L.name.empty()) {
       L.name = SP->getName().str();
-      L.file = (SP->getDirectory().empty() || sys::path::is_absolute(SP->getFilename()))
-                   ? SP->getFilename().str()
-                   : (SP->getDirectory() + "/" + SP->getFilename()).str();
+      L.file = displayPath(SP->getDirectory(), SP->getFilename());
       L.first = L.last = SP->getLine();
     }
     LineBindingTime &Line = L.lines[Loc.getLine()];

@@ -52,3 +52,15 @@ RESPEC_SPECIALIZE int32_t accumulate(int32_t x, int32_t scale)
 	jit_hidden_total += x * scale;
 	return jit_hidden_total;
 }
+
+/* Inline assembly in reached code stays residual and must be assembled. */
+static int32_t rotate_left(int32_t x, int32_t by)
+{
+	__asm__("roll %%cl, %0" : "+r"(x) : "c"(by));
+	return x;
+}
+
+RESPEC_SPECIALIZE int32_t rotate(int32_t x, int32_t by)
+{
+	return rotate_left(x, by);
+}

@@ -3,9 +3,10 @@
  * interpreter: specialized code computes what the generic interpreter computes
  * on random inputs; results are cached by static *contents*, not addresses;
  * static integer arguments are bound; specialized code shares the program's
- * globals and calls its functions; released code is forgotten; an asynchronous request replugs a
- * librespec slot while other threads call through it and never see a wrong
- * result; misuse fails with a message.
+ * globals and calls its functions; inline assembly is assembled; released
+ * code is forgotten; an asynchronous request replugs a librespec slot while
+ * other threads call through it and never see a wrong result; misuse fails
+ * with a message.
  */
 #include "vm.h"
 
@@ -163,6 +164,21 @@ static void test_what_specialized_code_reaches(respec_jit *jit)
 	      "file-static state: %s", respec_jit_error(jit));
 }
 
+typedef int32_t (*rotate_fn)(int32_t, int32_t);
+int32_t rotate(int32_t x, int32_t by);
+
+/* Inline assembly in the specialized code is assembled (ORC's code generator
+ * needs the target's assembly parser for it) and runs as in the generic code. */
+static void test_inline_assembly(respec_jit *jit)
+{
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(3)};
+	rotate_fn f = (rotate_fn)respec_jit_specialize(jit, "rotate", args, 2);
+	CHECK(f, "specialize rotate: %s", respec_jit_error(jit));
+	for (int32_t x = -1000; f && x <= 1000; x += 17)
+		CHECK(f(x, 0) == rotate(x, 3), "rotate(%d, 3): specialized %d, generic %d", x,
+		      f(x, 0), rotate(x, 3));
+}
+
 /* Released code is forgotten: the same inputs compile again; releasing twice,
  * or what the specializer never returned, fails. */
 static void test_release(respec_jit *jit)
@@ -246,6 +262,7 @@ int main(void)
 	test_static_values(jit);
 	test_errors(jit);
 	test_what_specialized_code_reaches(jit);
+	test_inline_assembly(jit);
 	test_release(jit);
 	test_async_replug(jit);
 	respec_jit_destroy(jit);

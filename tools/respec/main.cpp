@@ -9,12 +9,17 @@
 // times line by line and what the specialization achieved.
 //
 //===----------------------------------------------------------------------===//
+#include "ClangOptions.h"
+#include "CompileCommands.h"
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "Report.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cstring>
@@ -29,6 +34,7 @@ usage:
   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
   respec embed      SPEC.c SOURCE.c... [clang flags] -o OUT.o --name NAME
+  respec --version
 
 A spec is a C file beside the generic code. Each function in it marked
 RESPEC_SPECIALIZE (from <respec/respec.h>) calls the generic code; its
@@ -38,7 +44,11 @@ respec evaluates the static part of the generic code away and emits the rest.
 
 specialize writes OUT.o defining the spec functions with specialized bodies
 (same names and signatures; every other definition is private to OUT.o, global
-variables weak), ready to link in place of the generically compiled spec.
+variables weak), ready to link in place of the generically compiled spec,
+beside the generic sources' objects. When the specialized code uses a static
+variable of a generic source that the generic code changes, OUT.o cannot share
+it with that source's object: respec stops and says so; link OUT.o instead of
+the generic sources and pass --replaces-sources.
 
 explain prints each reached source line marked S (static: evaluated away),
 D (residual) or M (mixed), then the statistics and any budget hits.
@@ -47,14 +57,23 @@ embed writes OUT.o holding the LLVM bitcode of the spec and the sources, as
 respec_bitcode_NAME / respec_bitcode_NAME_size: link it into a program that
 specializes at run time with <respec/jit.h> (librespec-jit).
 
-clang flags (-I, -D, -U, -std=, -include, -f..., -m..., -W...) are passed to clang
-for every input file.
+clang flags: every option below is respec's; any other argument starting with
+'-' goes to clang for every input file (-I, -D, -std=, -include FILE, -x c,
+--target=..., -nostdinc, -pthread, -Xclang ARG, ...), with the value of the
+options that take one as the next argument.
 
 options:
   -o FILE              output file (specialize; "-" for stdout with --emit-llvm)
   --emit-llvm          write textual LLVM IR instead of an object
   --header FILE        also write a C header declaring the specialized functions
   --function NAME      specialize only NAME (repeatable)
+  --replaces-sources   OUT.o replaces the generic sources in the link (link it
+                       instead of them): their definitions keep their linkage,
+                       so their static variables have one instance, OUT.o's
+  -p DIR, --compile-commands DIR
+                       compile each input file with its own flags from
+                       DIR/compile_commands.json (then the flags given here);
+                       a file not listed there gets the flags given here only
   -O0 | -O1 | -O2 | -O3  cleanup pipeline after specialization (default -O2;
                        -O0 shows the raw residual code)
   --max-unroll N       iterations of one loop unrolled before it stays a loop
@@ -67,9 +86,12 @@ options:
   --color=auto|always|never   explain: colors in the terminal (default auto)
   -q, --quiet          no progress output
   -h, --help           this text
+  --version            respec's version and the LLVM it is built with
 
 examples:
   respec specialize marshal_spec.c marshal.c -Iinclude -o marshal_spec.o
+  respec specialize counter_spec.c counter.c --replaces-sources -o counter.o
+  respec specialize vm_spec.c src/vm.c -p build -o vm_spec.o
   respec explain interp_spec.c vm.c --html interp.html
 )";
 
@@ -78,11 +100,21 @@ namespace {
 struct CommandLine {
   std::string command;
   Inputs inputs;
-  std::string output, header, html, name;
+  std::string output, header, html, name, compileCommands;
   bool emitLLVM = false, quiet = false;
+  LinkMode linkMode = LinkMode::BesideSources;
   unsigned optLevel = 2;
   std::string color = "auto";
   SpecializeOptions options;
+
+  /// The files this run writes: none of them is left behind when it fails.
+  std::vector<std::string> outputFiles() const {
+    std::vector<std::string> Files;
+    for (const std::string &F : {output, header, html})
+      if (!F.empty() && F != "-")
+        Files.push_back(F);
+    return Files;
+  }
 };
 
 [[noreturn]] void usageError(const std::string &Message) {
@@ -98,13 +130,10 @@ unsigned parseCount(const std::string &Flag, const char *Text) {
   return unsigned(V);
 }
 
-bool isClangFlag(const std::string &A) {
-  static const char *Prefixes[] = {"-I", "-D", "-U", "-std=", "-include", "-f", "-m", "-W",
-                                   "-isystem", "-iquote", "-g", "-w"};
-  for (const char *P : Prefixes)
-    if (A.rfind(P, 0) == 0)
-      return true;
-  return false;
+void printVersion() {
+  outs() << "respec " RESPEC_VERSION "\n"
+         << "LLVM " LLVM_VERSION_STRING "\n"
+         << "clang: " << clangPath() << "\n";
 }
 
 CommandLine parse(int Argc, char **Argv) {
@@ -116,9 +145,13 @@ CommandLine parse(int Argc, char **Argv) {
     outs() << Usage;
     exit(0);
   }
+  if (CL.command == "--version") {
+    printVersion();
+    exit(0);
+  }
   if (CL.command != "specialize" && CL.command != "explain" && CL.command != "embed")
     usageError("unknown command '" + CL.command + "'");
-  std::vector<std::string> Files;
+  std::vector<std::string> Files, ClangFlags;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     auto Next = [&]() -> const char * { return I + 1 < Argc ? Argv[++I] : nullptr; };
@@ -129,6 +162,9 @@ CommandLine parse(int Argc, char **Argv) {
     };
     if (A == "-h" || A == "--help") {
       outs() << Usage;
+      exit(0);
+    } else if (A == "--version") {
+      printVersion();
       exit(0);
     } else if (A == "-o") {
       CL.output = NeedValue(Next());
@@ -142,6 +178,10 @@ CommandLine parse(int Argc, char **Argv) {
       CL.name = NeedValue(Next());
     } else if (A == "--function") {
       CL.inputs.onlyFunctions.push_back(NeedValue(Next()));
+    } else if (A == "--replaces-sources") {
+      CL.linkMode = LinkMode::ReplacesSources;
+    } else if (A == "-p" || A == "--compile-commands") {
+      CL.compileCommands = NeedValue(Next());
     } else if (A.size() == 3 && A.rfind("-O", 0) == 0 && A[2] >= '0' && A[2] <= '3') {
       CL.optLevel = A[2] - '0';
     } else if (A == "--max-unroll") {
@@ -156,13 +196,10 @@ CommandLine parse(int Argc, char **Argv) {
         usageError("--color takes auto, always or never");
     } else if (A == "-q" || A == "--quiet") {
       CL.quiet = true;
-    } else if (A == "-include" || A == "-isystem" || A == "-iquote") {
-      CL.inputs.clangFlags.push_back(A);
-      CL.inputs.clangFlags.push_back(NeedValue(Next()));
-    } else if (isClangFlag(A)) {
-      CL.inputs.clangFlags.push_back(A);
-    } else if (!A.empty() && A[0] == '-') {
-      usageError("unknown option '" + A + "'");
+    } else if (A.size() > 1 && A[0] == '-') {
+      ClangFlags.push_back(A);
+      if (takesSeparateValue(A))
+        ClangFlags.push_back(NeedValue(Next()));
     } else {
       Files.push_back(A);
     }
@@ -171,6 +208,9 @@ CommandLine parse(int Argc, char **Argv) {
     usageError("missing the spec file");
   CL.inputs.spec = Files[0];
   CL.inputs.sources.assign(Files.begin() + 1, Files.end());
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  CL.inputs.clangFlags = withAbsolutePaths(ClangFlags, Cwd);
   if ((CL.command == "specialize" || CL.command == "embed") && CL.output.empty())
     usageError(CL.command + " needs -o OUT");
   if (CL.command == "embed" &&
@@ -183,7 +223,50 @@ CommandLine parse(int Argc, char **Argv) {
   return CL;
 }
 
-int run(const CommandLine &CL) {
+/// What `specialize` refuses and `explain` warns about: the output would use a
+/// private copy of a static variable that the program's generic code changes.
+std::string copiedStaticMessage(const CopiedStatic &C, const CommandLine &CL) {
+  std::string Problem = "the specialized code uses " + C.variable + ", a static variable of " +
+                        C.file + " that the generic code may change";
+  if (CL.command != "specialize")
+    return Problem + "; 'respec specialize' asks to link its output instead of " + C.file +
+           ", with --replaces-sources";
+  return Problem + ", and " + CL.output + " would have a copy of its own: link " + CL.output +
+         " instead of " + C.file + " and pass --replaces-sources";
+}
+
+/// specialize: an error for each copied static (the last one thrown);
+/// explain: a warning for each.
+void reportCopiedStatics(const std::vector<CopiedStatic> &Copied, const CommandLine &CL) {
+  bool Fatal = CL.command == "specialize";
+  for (size_t I = 0; I < Copied.size(); ++I) {
+    if (Fatal && I + 1 == Copied.size())
+      throw SpecError(Copied[I].where, copiedStaticMessage(Copied[I], CL));
+    errs() << Copied[I].where << (Fatal ? ": error: " : ": warning: ")
+           << copiedStaticMessage(Copied[I], CL) << "\n";
+  }
+}
+
+void printSummary(const std::vector<Specialized> &Done, const std::vector<unsigned> &Sizes,
+                  double Seconds) {
+  for (auto [S, Size] : llvm::zip(Done, Sizes)) {
+    const SpecializeStats &St = S.result.stats;
+    errs() << "respec: " << S.spec->getName() << ": " << St.instructionsBefore
+           << " generic instructions -> " << Size << " specialized; " << St.branchesFolded
+           << " branches folded, " << St.callsUnfolded << " calls unfolded, "
+           << St.indirectCallsDevirtualized << " devirtualized, " << St.loopIterationsUnrolled
+           << " loop iterations unrolled";
+    if (St.budgetHits)
+      errs() << ", " << St.budgetHits << " budget hits";
+    errs() << "\n";
+    for (const Note &N : S.result.notes)
+      errs() << (N.loc ? formatLocation(N.loc) + ": " : "respec: ") << "note: " << N.message
+             << "\n";
+  }
+  errs() << format("respec: done in %.2f s\n", Seconds);
+}
+
+int run(CommandLine &CL) {
   LLVMContext Ctx;
   SpecializeOptions Options = CL.options;
   bool ShowProgress = !CL.quiet && isatty(STDERR_FILENO);
@@ -193,6 +276,11 @@ int run(const CommandLine &CL) {
              << " generalizations...";
     };
   auto Start = std::chrono::steady_clock::now();
+  if (!CL.compileCommands.empty()) {
+    std::vector<std::string> Files = CL.inputs.sources;
+    Files.push_back(CL.inputs.spec);
+    CL.inputs.ownCommands = loadCompileCommands(CL.compileCommands, Files);
+  }
   std::unique_ptr<Module> M = compileAndLink(Ctx, CL.inputs);
   std::vector<Function *> Specs = findSpecFunctions(*M, CL.inputs.onlyFunctions);
   if (Specs.empty())
@@ -209,12 +297,18 @@ int run(const CommandLine &CL) {
     for (Specialized &S : Done)
       Entries.push_back(makeReportEntry(S.spec->getName().str(), S.result));
   installSpecializedBodies(Done);
-  internalizeForLinking(*M, Done);
+  if (CL.linkMode == LinkMode::BesideSources)
+    reportCopiedStatics(findCopiedMutableStatics(*M, Done, CL.inputs), CL);
+  internalizeForLinking(*M, Done, CL.linkMode);
   optimize(*M, CL.optLevel);
+  // Counted here, for both commands: code generation rewrites the IR it compiles.
+  std::vector<unsigned> Sizes;
+  for (const Specialized &S : Done)
+    Sizes.push_back(S.spec->getInstructionCount());
 
   if (CL.command == "explain") {
-    for (auto [Entry, S] : llvm::zip(Entries, Done))
-      Entry.instructionsAfter = S.spec->getInstructionCount();
+    for (auto [Entry, Size] : llvm::zip(Entries, Sizes))
+      Entry.instructionsAfter = Size;
     bool Color = CL.color == "always" || (CL.color == "auto" && isatty(STDOUT_FILENO));
     printTextReport(outs(), Entries, Color);
     if (!CL.html.empty())
@@ -224,37 +318,48 @@ int run(const CommandLine &CL) {
   writeOutput(*M, CL.output, CL.emitLLVM);
   if (!CL.header.empty())
     writeHeader(Done, CL.inputs.spec, CL.header);
-  if (!CL.quiet) {
-    double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-    for (Specialized &S : Done) {
-      const SpecializeStats &St = S.result.stats;
-      errs() << "respec: " << S.spec->getName() << ": " << St.instructionsBefore
-             << " generic instructions -> " << S.spec->getInstructionCount() << " specialized; "
-             << St.branchesFolded << " branches folded, " << St.callsUnfolded
-             << " calls unfolded, " << St.indirectCallsDevirtualized << " devirtualized, "
-             << St.loopIterationsUnrolled << " loop iterations unrolled";
-      if (St.budgetHits)
-        errs() << ", " << St.budgetHits << " budget hits";
-      errs() << "\n";
-      for (const Note &N : S.result.notes)
-        errs() << (N.loc ? formatLocation(N.loc) + ": " : "respec: ") << "note: " << N.message
-               << "\n";
-    }
-    errs() << format("respec: done in %.2f s\n", Seconds);
-  }
+  if (!CL.quiet)
+    printSummary(Done, Sizes,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count());
   return 0;
+}
+
+/// The outputs of the failing run (set once the command line is parsed).
+std::vector<std::string> OutputFiles;
+
+/// Removes the outputs: an error leaves no stale or partial output behind.
+void removeOutputs() {
+  for (const std::string &File : OutputFiles)
+    sys::fs::remove(File);
+}
+
+/// LLVM's report_fatal_error (a bug in respec or LLVM, or input LLVM cannot
+/// compile): LLVM would print and abort, leaving the outputs behind.
+void onFatalError(void *, const char *Reason, bool) {
+  removeOutputs();
+  errs() << "respec: error: internal error: " << Reason << "\n";
+  exit(1);
 }
 
 } // namespace
 
 int main(int Argc, char **Argv) {
   CommandLine CL = parse(Argc, Argv);
+  OutputFiles = CL.outputFiles();
+  install_fatal_error_handler(onFatalError);
+  for (const std::string &File : OutputFiles)
+    sys::RemoveFileOnSignal(File); // a crash
+  int Status = 1;
   try {
-    return run(CL);
+    Status = run(CL);
   } catch (const SpecError &E) {
-    if (!CL.output.empty() && CL.output != "-")
-      sys::fs::remove(CL.output); // never leave a stale or partial output behind
     errs() << (E.where.empty() ? "respec" : E.where) << ": error: " << E.what() << "\n";
-    return 1;
+  } catch (const std::exception &E) {
+    errs() << "respec: error: internal error: " << E.what() << "\n";
   }
+  if (Status != 0)
+    removeOutputs();
+  for (const std::string &File : OutputFiles)
+    sys::DontRemoveFileOnSignal(File);
+  return Status;
 }
