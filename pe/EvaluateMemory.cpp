@@ -16,26 +16,16 @@ using namespace llvm;
 namespace respec {
 namespace detail {
 
-ObjectState &Specializer::objectState(ObjectId Obj) {
-  auto [It, Inserted] = state.memory.objects.try_emplace(Obj);
-  if (Inserted)
-    It->second.escaped = true; // unknown history: assume the worst
-  return It->second;
-}
-
-void Specializer::markEscaped(ObjectId Obj) {
-  ObjectState &OS = objectState(Obj);
-  if (OS.escaped && objects.get(Obj).isStack())
-    return;
-  OS.escaped = true;
-  // Whatever the object points to is now reachable from outside, too.
-  std::vector<ObjectId> Reached;
-  for (auto &[Off, C] : OS.cells)
-    if (C.value.refersToObject())
-      Reached.push_back(C.value.object);
-  for (ObjectId R : Reached)
-    if (!objectState(R).escaped)
-      markEscaped(R);
+ObjectId Specializer::stackObject(const Instruction *Site, unsigned Key, Type *Ty,
+                                  ConstantInt *Count, Align Alignment) {
+  ObjectId Existing = objects.lookupStackSlot(Site, Key, current->context);
+  if (Existing != ~0u)
+    return Existing;
+  IRBuilder<> EntryBuilder(residualEntry, residualEntry->getFirstInsertionPt());
+  AllocaInst *Slot = EntryBuilder.CreateAlloca(Ty, Count, Site->getName());
+  Slot->setAlignment(Alignment);
+  uint64_t Bytes = layout.getTypeAllocSize(Ty) * Count->getZExtValue();
+  return objects.forStackSlot(Site, Key, current->context, Slot, Bytes);
 }
 
 void Specializer::evaluateAlloca(AllocaInst &I) {
@@ -47,22 +37,12 @@ void Specializer::evaluateAlloca(AllocaInst &I) {
     note(I, "variable-size stack allocation kept residual");
     return;
   }
-  uint64_t Bytes = layout.getTypeAllocSize(I.getAllocatedType()) * Size->getZExtValue();
-  ObjectId Existing = objects.lookupStackSlot(&I, current->context);
-  if (Existing == ~0u) {
-    IRBuilder<> EntryBuilder(residualEntry, residualEntry->getFirstInsertionPt());
-    AllocaInst *Slot = EntryBuilder.CreateAlloca(I.getAllocatedType(), I.getArraySize(),
-                                                 I.getName());
-    Slot->setAlignment(I.getAlign());
-    Existing = objects.forStackSlot(&I, current->context, Slot, Bytes);
-  }
+  ObjectId Slot = stackObject(&I, 0, I.getAllocatedType(), Size, I.getAlign());
   // A fresh activation: nothing is known about its contents yet.
-  ObjectState &OS = state.memory.objects[Existing];
-  OS.cells.clear();
-  OS.escaped = false;
+  state.memory.allocate(Slot);
   ++current->stats.instructionsEvaluated;
   recordBindingTime(I, false);
-  setValue(I, AbstractValue::pointer(Existing, 0));
+  setValue(I, AbstractValue::pointer(Slot, 0));
 }
 
 std::optional<AbstractValue> Specializer::loadFromCells(const ObjectState &Obj,
@@ -121,69 +101,63 @@ void Specializer::evaluateLoad(LoadInst &I) {
           return Evaluated(*V);
     }
   }
+  // A pointer in the loaded bytes that is not forwarded as the pointer its cell
+  // records (read as an integer, in part, or from an unknown offset) escapes.
+  if (Addr.kind == AbstractValue::ObjectPointer)
+    state.memory.escapeContents(Addr.object, Addr.offset, storeSize(I.getType()));
+  else if (Addr.kind == AbstractValue::ObjectPointerDyn)
+    state.memory.escapeContents(Addr.object);
   std::vector<AbstractValue> Ops = {Addr};
   emitResidual(I, Ops, /*OperandsEscape=*/false);
   if (!I.isUnordered())
-    state.memory.clobberUnattributed(); // acquire: others' writes become visible
+    state.memory.writeUnknown(nullptr); // acquire: others' writes become visible
 }
 
-void Specializer::recordStore(const AbstractValue &Addr, const AbstractValue &Val,
-                              uint64_t Size, bool Volatile) {
+void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
+                              std::optional<Cell> Written, const MDNode *AccessType) {
   MemoryState &Mem = state.memory;
-  Cell NewCell;
-  NewCell.size = Size;
-  NewCell.value = Val;
-  bool Known = !Volatile && Val.isStatic();
   switch (Addr.kind) {
-  case AbstractValue::ObjectPointer: {
-    ObjectState &OS = objectState(Addr.object);
-    OS.forget(Addr.offset, Size);
-    if (Known)
-      OS.cells[Addr.offset] = NewCell;
-    if (OS.escaped) // the same bytes may be named through a dynamic pointer
-      for (auto &[Root, DB] : Mem.dynamicBases)
-        DB.forgetUnpinned();
-    return;
-  }
-  case AbstractValue::ObjectPointerDyn: {
-    ObjectState &OS = objectState(Addr.object);
-    OS.cells.clear();
-    if (OS.escaped)
-      for (auto &[Root, DB] : Mem.dynamicBases)
-        DB.forgetUnpinned();
-    return;
-  }
+  case AbstractValue::ObjectPointer:
+    return Mem.writeObject(Addr.object, Addr.offset, Size, Written, AccessType);
+  case AbstractValue::ObjectPointerDyn:
+    if (Written)
+      Mem.escapeValue(Written->value);
+    return Mem.writeSomewhereIn(Addr.object, AccessType);
   case AbstractValue::Constant:
   case AbstractValue::Dynamic:
-    Mem.clobberUnattributed();
-    if (Addr.isDynamic() && Addr.dynamicRoot) {
-      ObjectState &DB = Mem.dynamicBases[Addr.dynamicRoot];
-      DB.forget(Addr.dynamicRootOffset, Size);
-      if (Known)
-        DB.cells[Addr.dynamicRootOffset] = NewCell;
-    }
-    return;
+    if (Addr.isDynamic() && Addr.dynamicRoot)
+      return Mem.writeBehindRoot(Addr.dynamicRoot, Addr.dynamicRootOffset, Size, Written,
+                                 AccessType);
+    if (Written)
+      Mem.escapeValue(Written->value);
+    return Mem.writeUnknown(AccessType);
   }
 }
 
 void Specializer::evaluateStore(StoreInst &I) {
   AbstractValue Val = valueOf(I.getValueOperand());
   AbstractValue Addr = valueOf(I.getPointerOperand());
-  // The stored pointer escapes unless it lands in a tracked, private object.
-  bool IntoPrivate = Addr.refersToObject() && !objectState(Addr.object).escaped;
+  uint64_t Size = storeSize(I.getValueOperand()->getType());
+  std::optional<Cell> Written;
+  if (!I.isVolatile() && Val.isStatic())
+    Written = Cell{Size, Val};
+  // A pointer stays precisely known only in a recorded cell of a private
+  // object; anywhere else it escapes (MemoryState.h).
+  bool Recorded = Written && Addr.kind == AbstractValue::ObjectPointer &&
+                  state.memory.isPrivate(Addr.object);
   Instruction *R = I.clone();
-  R->setOperand(0, materialize(Val, I.getValueOperand()->getType(), !IntoPrivate));
+  R->setOperand(0, materialize(Val, I.getValueOperand()->getType(), !Recorded));
   R->setOperand(1, materialize(Addr, nullptr, false));
   builder->Insert(R);
   R->setDebugLoc(I.getDebugLoc());
   ++current->stats.instructionsResidual;
   recordBindingTime(I, true);
   if (Addr.kind == AbstractValue::ObjectPointer && !objects.get(Addr.object).isStack() &&
-      objects.isStaticRange(Addr.object, Addr.offset, storeSize(Val.constant ? Val.constant->getType() : I.getValueOperand()->getType())))
+      objects.isStaticRange(Addr.object, Addr.offset, Size))
     note(I, "store to memory declared static: the specialized code assumes it does not change");
-  recordStore(Addr, Val, storeSize(I.getValueOperand()->getType()), I.isVolatile());
+  recordWrite(Addr, Size, Written, I.getMetadata(LLVMContext::MD_tbaa));
   if (!I.isUnordered())
-    state.memory.clobberUnattributed();
+    state.memory.writeUnknown(nullptr);
 }
 
 void Specializer::evaluateAssume(CallBase &I) {
@@ -244,15 +218,12 @@ void Specializer::evaluateAssume(CallBase &I) {
     Fact.size = storeSize(Load->getType());
     Fact.value = Known;
     Fact.pinned = true;
+    Fact.accessType = Load->getMetadata(LLVMContext::MD_tbaa);
     if (Addr.kind == AbstractValue::ObjectPointer) {
-      ObjectState &OS = objectState(Addr.object);
-      OS.forget(Addr.offset, Fact.size);
-      OS.cells[Addr.offset] = Fact;
+      state.memory.recordFact(state.memory.object(Addr.object), Addr.offset, Fact);
     } else if (Addr.isDynamic() && (Addr.dynamicRoot || Addr.residual)) {
       Value *Root = Addr.dynamicRoot ? Addr.dynamicRoot : Addr.residual;
-      ObjectState &DB = state.memory.dynamicBases[Root];
-      DB.forget(Addr.dynamicRootOffset, Fact.size);
-      DB.cells[Addr.dynamicRootOffset] = Fact;
+      state.memory.recordFact(state.memory.dynamicBases[Root], Addr.dynamicRootOffset, Fact);
     } else {
       throw SpecError(I.getDebugLoc(), "respec_assume(): the memory this predicate "
                                        "reads is not reachable by a known pointer");
@@ -302,31 +273,48 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
   for (Value *Op : I.operands())
     Ops.push_back(valueOf(Op));
   emitResidual(I, Ops, /*OperandsEscape=*/false);
-
   auto *LenC = Len.kind == AbstractValue::Constant ? dyn_cast<ConstantInt>(Len.constant)
                                                     : nullptr;
   bool IsSet = isa<MemSetInst>(I) || I.getIntrinsicID() == Intrinsic::memset_inline;
   bool Volatile = cast<ConstantInt>(I.getArgOperand(3))->isOne();
+  recordTransfer(Dest, Src, LenC, IsSet, Volatile);
+}
+
+void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue &Src,
+                                 ConstantInt *LenC, bool IsSet, bool Volatile) {
   uint64_t Bytes = LenC ? LenC->getZExtValue() : 0;
-  if (!LenC || Volatile || Dest.kind != AbstractValue::ObjectPointer || Bytes > 65536) {
-    // Unknown extent: like a store through Dest at an unknown offset.
+  bool KnownExtent = LenC && !Volatile && Bytes <= 65536;
+  MemoryState &Mem = state.memory;
+
+  // What the copy reads: pointers in the source bytes stay known only when
+  // they land, cell for cell, in a private object (MemoryState.h).
+  bool CopiesCells = !IsSet && KnownExtent && Bytes && Src.kind == AbstractValue::ObjectPointer &&
+                     Dest.kind == AbstractValue::ObjectPointer && Src.object != Dest.object &&
+                     Mem.isPrivate(Dest.object);
+  if (!IsSet && Src.refersToObject() && !CopiesCells) {
+    if (Src.kind == AbstractValue::ObjectPointer && KnownExtent)
+      Mem.escapeContents(Src.object, Src.offset, Bytes);
+    else
+      Mem.escapeContents(Src.object);
+  }
+
+  // What it writes: memcpy carries no access type, so it may alias any fact.
+  if (!KnownExtent || Dest.kind != AbstractValue::ObjectPointer) {
     AbstractValue Anywhere = Dest.refersToObject()
                                  ? AbstractValue::pointerDyn(Dest.object, nullptr)
-                                 : AbstractValue::dynamic(nullptr);
-    recordStore(Anywhere, AbstractValue(), 0, true);
+                                 : Dest;
+    if (!KnownExtent && Anywhere.isDynamic())
+      Anywhere.dynamicRoot = nullptr; // unknown extent: not one range behind the root
+    recordWrite(Anywhere, Bytes, std::nullopt, nullptr);
     return;
   }
-  ObjectState &OS = objectState(Dest.object);
-  OS.forget(Dest.offset, Bytes);
-  if (OS.escaped)
-    for (auto &[Root, DB] : state.memory.dynamicBases)
-      DB.forgetUnpinned();
+  Mem.writeObject(Dest.object, Dest.offset, Bytes, std::nullopt, nullptr);
+  ObjectState &OS = Mem.object(Dest.object);
   if (IsSet) {
     if (Src.kind == AbstractValue::Constant && Bytes)
       if (auto *Byte = dyn_cast<ConstantInt>(Src.constant)) {
         std::vector<uint8_t> Data(Bytes, uint8_t(Byte->getZExtValue()));
-        OS.cells[Dest.offset] = {Bytes, AbstractValue::of(ConstantDataArray::get(ctx, Data)),
-                                 false};
+        OS.cells[Dest.offset] = {Bytes, AbstractValue::of(ConstantDataArray::get(ctx, Data))};
       }
     return;
   }
@@ -334,6 +322,7 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
     return;
   if (objects.isStaticRange(Src.object, Src.offset, Bytes)) {
     // Copy leaf by leaf: an initializer holding pointers has no byte image.
+    // (Pointers in initializers point to globals, which are never private.)
     forEachScalar(objects.get(Src.object).contents, 0, layout,
                   [&](int64_t Off, Constant *Leaf) {
                     uint64_t Size = storeSize(Leaf->getType());
@@ -341,23 +330,21 @@ void Specializer::evaluateMemoryIntrinsic(IntrinsicInst &I) {
                     {
                       AbstractValue Copied = fromConstant(Leaf);
                       Copied.programData = true;
-                      OS.cells[Dest.offset + (Off - Src.offset)] = {Size, Copied, false};
+                      OS.cells[Dest.offset + (Off - Src.offset)] = {Size, Copied};
                     }
                   });
     return;
   }
+  if (!CopiesCells)
+    return;
   // Copy the source's static cells that lie wholly inside the copied range.
-  auto It = state.memory.objects.find(Src.object);
-  if (It == state.memory.objects.end() || Src.object == Dest.object)
+  auto It = Mem.objects.find(Src.object);
+  if (It == Mem.objects.end())
     return;
   for (auto &[Off, C] : It->second.cells)
-    if (Off >= Src.offset && Off + int64_t(C.size) <= Src.offset + int64_t(Bytes)) {
-      Cell Copy = C;
-      Copy.pinned = false;
-      OS.cells[Dest.offset + (Off - Src.offset)] = Copy;
-    }
+    if (Off >= Src.offset && Off + int64_t(C.size) <= Src.offset + int64_t(Bytes))
+      OS.cells[Dest.offset + (Off - Src.offset)] = {C.size, C.value};
 }
-
 
 } // namespace detail
 } // namespace respec

@@ -56,11 +56,11 @@ Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) 
     return A.residual;
   case AbstractValue::ObjectPointerDyn:
     if (Escapes)
-      markEscaped(A.object);
+      state.memory.escape(A.object);
     return A.residual;
   case AbstractValue::ObjectPointer: {
     if (Escapes)
-      markEscaped(A.object);
+      state.memory.escape(A.object);
     const ObjectTable::Object &Obj = objects.get(A.object);
     Type *I8 = Type::getInt8Ty(ctx);
     Value *Ptr;
@@ -125,7 +125,7 @@ void Specializer::evaluate(Instruction &I) {
     for (Value *Op : I.operands())
       Ops.push_back(valueOf(Op));
     emitResidual(I, Ops);
-    state.memory.clobberUnattributed();
+    state.memory.writeUnknown(nullptr);
     return;
   }
   default:
@@ -302,7 +302,7 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
     // Still inside the same object, at an offset known only at run time.
     Result = AbstractValue::pointerDyn(Base.object, Result.residual);
   } else if (Base.refersToObject()) {
-    markEscaped(Base.object);
+    state.memory.escape(Base.object);
   } else if (StaticIndices && Base.isDynamic()) {
     // Keep "root + static offset" so facts about *root can be found again.
     Result.dynamicRoot = Base.dynamicRoot ? Base.dynamicRoot : Base.residual;

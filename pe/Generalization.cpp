@@ -437,14 +437,17 @@ State Specializer::meetStates(const State &A, const State &B) {
       auto It = B.frames[F].env.find(V);
       if (It != B.frames[F].env.end())
         Frame.env[V] = meetValues(AV, It->second, Escaped);
+      else if (AV.refersToObject())
+        Escaped.insert(AV.object);
     }
+    for (auto &[V, BV] : B.frames[F].env)
+      if (!A.frames[F].env.count(V) && BV.refersToObject())
+        Escaped.insert(BV.object);
     R.frames.push_back(std::move(Frame));
   }
-  R.memory = MemoryState::meet(A.memory, B.memory);
-  // A pointer that became a phi may now point anywhere its inputs did.
-  for (ObjectId Id : Escaped)
-    if (auto It = R.memory.objects.find(Id); It != R.memory.objects.end())
-      It->second.escaped = true;
+  // A pointer that became a phi may point wherever its inputs did: those
+  // objects escape in the met memory (MemoryState.h).
+  R.memory = MemoryState::meet(A.memory, B.memory, Escaped);
   return R;
 }
 

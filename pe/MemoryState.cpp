@@ -1,10 +1,16 @@
-//===- MemoryState.cpp - Partially-static memory --------------------------===//
+//===- MemoryState.cpp - Partially-static memory and the escape rule ------===//
 //
-// Cell bookkeeping, clobbering and the meet of two memory states. See the header
-// for the soundness argument.
+// Cell bookkeeping, the escape rule, writes and the meet of two memory states.
+// See the header for the soundness argument. One invariant makes escaping cheap
+// and safe to call anywhere: an object absent from a state is escaped (its
+// history is unknown), so escape() never inserts and never invalidates a
+// reference into the state.
 //
 //===----------------------------------------------------------------------===//
 #include "MemoryState.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TypeBasedAliasAnalysis.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -13,73 +19,234 @@ using namespace llvm;
 
 namespace respec {
 
-void ObjectState::forget(int64_t Off, uint64_t Size) {
-  int64_t End = Off + int64_t(Size);
-  auto It = cells.lower_bound(Off);
-  // A cell starting before Off may still reach into the range.
-  if (It != cells.begin()) {
-    auto Prev = std::prev(It);
-    if (Prev->first + int64_t(Prev->second.size) > Off)
-      It = Prev;
-  }
-  while (It != cells.end() && It->first < End)
-    It = cells.erase(It);
-}
-
-void ObjectState::forgetUnpinned() {
-  for (auto It = cells.begin(); It != cells.end();)
-    It = It->second.pinned ? std::next(It) : cells.erase(It);
-}
-
 bool ObjectState::operator==(const ObjectState &O) const {
   if (escaped != O.escaped || cells.size() != O.cells.size())
     return false;
   for (auto A = cells.begin(), B = O.cells.begin(); A != cells.end(); ++A, ++B)
     if (A->first != B->first || A->second.size != B->second.size ||
-        A->second.pinned != B->second.pinned || A->second.value != B->second.value)
+        A->second.pinned != B->second.pinned || A->second.value != B->second.value ||
+        A->second.accessType != B->second.accessType)
       return false;
   return true;
 }
 
-void MemoryState::clobberUnattributed(ObjectId Except) {
-  for (auto &[Id, Obj] : objects)
-    if (Obj.escaped && Id != Except)
-      Obj.cells.clear();
-  for (auto &[Root, Obj] : dynamicBases)
-    Obj.forgetUnpinned();
+bool accessTypesMayAlias(const MDNode *A, const MDNode *B) {
+  if (!A || !B)
+    return true;
+  // TBAA answers from the tags alone; the query's pointers and the AAResults it
+  // is registered with are never consulted.
+  static const TargetLibraryInfoImpl LibraryInfoImpl;
+  static const TargetLibraryInfo LibraryInfo(LibraryInfoImpl);
+  static AAResults NoOtherAnalyses(LibraryInfo);
+  TypeBasedAAResult TBAA;
+  SimpleAAQueryInfo Query(NoOtherAnalyses);
+  AAMDNodes TagA, TagB;
+  TagA.TBAA = const_cast<MDNode *>(A);
+  TagB.TBAA = const_cast<MDNode *>(B);
+  return TBAA.alias(MemoryLocation(nullptr, LocationSize::beforeOrAfterPointer(), TagA),
+                    MemoryLocation(nullptr, LocationSize::beforeOrAfterPointer(), TagB),
+                    Query, nullptr) != AliasResult::NoAlias;
 }
 
-static ObjectState meetObject(const ObjectState &A, const ObjectState &B) {
+ObjectState &MemoryState::object(ObjectId Obj) {
+  auto [It, Inserted] = objects.try_emplace(Obj);
+  if (Inserted)
+    It->second.escaped = true; // unknown history: assume the worst
+  return It->second;
+}
+
+bool MemoryState::isPrivate(ObjectId Obj) const {
+  auto It = objects.find(Obj);
+  return It != objects.end() && !It->second.escaped;
+}
+
+void MemoryState::allocate(ObjectId Obj) {
+  ObjectState &O = objects[Obj];
+  O.cells.clear();
+  O.escaped = false;
+}
+
+//===-- The escape rule ---------------------------------------------------===//
+
+void MemoryState::escape(ObjectId Obj) {
+  auto It = objects.find(Obj);
+  if (It == objects.end() || It->second.escaped)
+    return; // absent objects are escaped already
+  It->second.escaped = true;
+  std::vector<ObjectId> Pointees;
+  for (auto &[Off, C] : It->second.cells)
+    if (C.value.refersToObject())
+      Pointees.push_back(C.value.object);
+  for (ObjectId P : Pointees)
+    escape(P);
+}
+
+void MemoryState::escapeContents(ObjectId Obj, int64_t Off, uint64_t Size) {
+  auto It = objects.find(Obj);
+  if (It == objects.end())
+    return;
+  std::vector<ObjectId> Pointees;
+  for (auto &[CellOff, C] : It->second.cells) {
+    bool Overlaps = Size == 0 || (CellOff < Off + int64_t(Size) &&
+                                  Off < CellOff + int64_t(C.size));
+    if (Overlaps && C.value.refersToObject())
+      Pointees.push_back(C.value.object);
+  }
+  for (ObjectId P : Pointees)
+    escape(P);
+}
+
+void MemoryState::closeEscapes() {
+  std::vector<ObjectId> Pointees;
+  for (auto &[Id, O] : objects)
+    if (O.escaped)
+      for (auto &[Off, C] : O.cells)
+        if (C.value.refersToObject())
+          Pointees.push_back(C.value.object);
+  for (ObjectId P : Pointees)
+    escape(P);
+}
+
+//===-- Writes ------------------------------------------------------------===//
+
+void MemoryState::forgetRange(ObjectState &O, int64_t Off, uint64_t Size) {
+  int64_t End = Off + int64_t(Size);
+  auto It = O.cells.lower_bound(Off);
+  // A cell starting before Off may still reach into the range.
+  if (It != O.cells.begin()) {
+    auto Prev = std::prev(It);
+    if (Prev->first + int64_t(Prev->second.size) > Off)
+      It = Prev;
+  }
+  std::vector<ObjectId> PartlyOverwritten;
+  while (It != O.cells.end() && It->first < End) {
+    bool Inside = It->first >= Off && It->first + int64_t(It->second.size) <= End;
+    if (!Inside && It->second.value.refersToObject())
+      PartlyOverwritten.push_back(It->second.value.object);
+    It = O.cells.erase(It);
+  }
+  for (ObjectId P : PartlyOverwritten)
+    escape(P);
+}
+
+void MemoryState::forgetAliasedFacts(const MDNode *AccessType, Value *ExceptRoot) {
+  for (auto &[Root, Facts] : dynamicBases) {
+    if (Root == ExceptRoot)
+      continue;
+    for (auto It = Facts.cells.begin(); It != Facts.cells.end();)
+      It = It->second.pinned && !accessTypesMayAlias(AccessType, It->second.accessType)
+               ? std::next(It)
+               : Facts.cells.erase(It);
+  }
+}
+
+void MemoryState::writeObject(ObjectId Obj, int64_t Off, uint64_t Size,
+                              std::optional<Cell> Written, const MDNode *AccessType) {
+  ObjectState &O = object(Obj);
+  forgetRange(O, Off, Size);
+  if (Written) {
+    if (O.escaped)
+      escapeValue(Written->value);
+    O.cells[Off] = *Written;
+  }
+  if (O.escaped) // the same bytes may be named through a dynamic pointer
+    forgetAliasedFacts(AccessType, nullptr);
+}
+
+void MemoryState::writeSomewhereIn(ObjectId Obj, const MDNode *AccessType) {
+  escapeContents(Obj);
+  ObjectState &O = object(Obj);
+  O.cells.clear();
+  if (O.escaped)
+    forgetAliasedFacts(AccessType, nullptr);
+}
+
+void MemoryState::writeUnknown(const MDNode *AccessType) {
+  for (auto &[Id, O] : objects)
+    if (O.escaped)
+      O.cells.clear(); // pointees are escaped already (the invariant)
+  forgetAliasedFacts(AccessType, nullptr);
+}
+
+void MemoryState::writeBehindRoot(Value *Root, int64_t Off, uint64_t Size,
+                                  std::optional<Cell> Written, const MDNode *AccessType) {
+  for (auto &[Id, O] : objects)
+    if (O.escaped)
+      O.cells.clear();
+  // Other offsets from the same root are other bytes.
+  forgetAliasedFacts(AccessType, Root);
+  ObjectState &Facts = dynamicBases[Root];
+  forgetRange(Facts, Off, Size);
+  if (Written) {
+    escapeValue(Written->value);
+    Facts.cells[Off] = *Written;
+  }
+}
+
+void MemoryState::recordFact(ObjectState &O, int64_t Off, const Cell &Fact) {
+  escapeValue(Fact.value); // the memory held it before anyone could track it
+  forgetRange(O, Off, Fact.size);
+  O.cells[Off] = Fact;
+}
+
+//===-- Meet ---------------------------------------------------------------===//
+
+static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
+                              std::set<ObjectId> &Dropped) {
   ObjectState R;
   R.escaped = A.escaped || B.escaped;
   for (auto &[Off, CA] : A.cells) {
     auto It = B.cells.find(Off);
-    if (It == B.cells.end())
-      continue;
-    const Cell &CB = It->second;
-    if (CA.size == CB.size && CA.value.sameStatic(CB.value)) {
+    if (It != B.cells.end() && CA.size == It->second.size &&
+        CA.value.sameStatic(It->second.value) && CA.accessType == It->second.accessType) {
       Cell C = CA;
-      C.pinned = CA.pinned && CB.pinned;
+      C.pinned = CA.pinned && It->second.pinned;
       R.cells.emplace(Off, C);
+    } else if (CA.value.refersToObject()) {
+      Dropped.insert(CA.value.object);
     }
   }
+  for (auto &[Off, CB] : B.cells)
+    if (!R.cells.count(Off) && CB.value.refersToObject())
+      Dropped.insert(CB.value.object);
   return R;
 }
 
-MemoryState MemoryState::meet(const MemoryState &A, const MemoryState &B) {
+/// Pointers held by the cells of an object one side of a meet drops entirely.
+static void collectPointees(const ObjectState &O, std::set<ObjectId> &Into) {
+  for (auto &[Off, C] : O.cells)
+    if (C.value.refersToObject())
+      Into.insert(C.value.object);
+}
+
+template <typename Map, typename Meet>
+static void meetMaps(const Map &A, const Map &B, Map &R, std::set<ObjectId> &Dropped,
+                     Meet &&MeetOne) {
+  for (auto &[Key, OA] : A) {
+    auto It = B.find(Key);
+    if (It != B.end())
+      R.emplace(Key, MeetOne(OA, It->second, Dropped));
+    else
+      collectPointees(OA, Dropped);
+  }
+  for (auto &[Key, OB] : B)
+    if (!A.count(Key))
+      collectPointees(OB, Dropped);
+}
+
+MemoryState MemoryState::meet(const MemoryState &A, const MemoryState &B,
+                              const std::set<ObjectId> &LostPointers) {
   MemoryState R;
-  for (auto &[Id, OA] : A.objects) {
-    auto It = B.objects.find(Id);
-    if (It != B.objects.end())
-      R.objects.emplace(Id, meetObject(OA, It->second));
-  }
-  for (auto &[Root, OA] : A.dynamicBases) {
-    auto It = B.dynamicBases.find(Root);
-    if (It != B.dynamicBases.end())
-      R.dynamicBases.emplace(Root, meetObject(OA, It->second));
-  }
+  std::set<ObjectId> Escaping = LostPointers;
+  meetMaps(A.objects, B.objects, R.objects, Escaping, meetObject);
+  meetMaps(A.dynamicBases, B.dynamicBases, R.dynamicBases, Escaping, meetObject);
+  for (ObjectId Id : Escaping)
+    R.escape(Id);
+  R.closeEscapes();
   return R;
 }
+
+//===-- The object table --------------------------------------------------===//
 
 ObjectId ObjectTable::forGlobal(GlobalVariable *G, const DataLayout &DL) {
   auto [It, Inserted] = globals.emplace(G, ObjectId(objects.size()));
@@ -108,10 +275,10 @@ ObjectId ObjectTable::forHostMemory(uint64_t Address, uint64_t Size, LLVMContext
   return ObjectId(objects.size() - 1);
 }
 
-ObjectId ObjectTable::forStackSlot(const AllocaInst *Site, unsigned Context,
+ObjectId ObjectTable::forStackSlot(const Instruction *Site, unsigned Key, unsigned Context,
                                    Value *ResidualBase, uint64_t Size) {
-  auto [It, Inserted] = stackSlots.emplace(std::make_pair(Site, Context),
-                                           ObjectId(objects.size()));
+  auto [It, Inserted] =
+      stackSlots.emplace(std::make_tuple(Site, Key, Context), ObjectId(objects.size()));
   if (Inserted) {
     Object O;
     O.base = ResidualBase;
@@ -122,8 +289,9 @@ ObjectId ObjectTable::forStackSlot(const AllocaInst *Site, unsigned Context,
   return It->second;
 }
 
-ObjectId ObjectTable::lookupStackSlot(const AllocaInst *Site, unsigned Context) const {
-  auto It = stackSlots.find({Site, Context});
+ObjectId ObjectTable::lookupStackSlot(const Instruction *Site, unsigned Key,
+                                      unsigned Context) const {
+  auto It = stackSlots.find({Site, Key, Context});
   return It == stackSlots.end() ? ~0u : It->second;
 }
 

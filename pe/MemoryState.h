@@ -1,4 +1,4 @@
-//===- MemoryState.h - Partially-static memory ------------------*- C++ -*-===//
+//===- MemoryState.h - Partially-static memory and the escape rule -*- C++ -*-===//
 //
 // The specializer tracks memory as a set of abstract *objects*: every stack slot
 // (alloca) of the specialized code, every global it touches, and, for facts
@@ -6,15 +6,48 @@
 // object's contents are a map from byte offset to Cell; an absent cell is
 // unknown, and a load of it stays in the residual code.
 //
-// Soundness rests on one rule: the specializer never removes a store. Every
-// store of the generic code is emitted into the residual code, static or not, so
-// memory in the residual program always holds what the generic program would
-// hold; a cell is only a *forwarding* of a value the specializer knows to be
-// there. Dropping a cell is therefore always safe; keeping one requires that no
-// write the specializer cannot see could have changed it. Hence the clobbering
-// rules below: an object whose address escaped to code the specializer cannot
-// see (an external call, memory behind a dynamic pointer) loses its cells at
-// every write it cannot attribute.
+// Soundness rests on two rules.
+//
+// 1. The specializer never removes a store. Every store of the generic code is
+//    emitted into the residual code, static or not, so memory in the residual
+//    program always holds what the generic program would hold; a cell is only a
+//    *forwarding* of a value the specializer knows to be there. Dropping a cell
+//    is therefore always safe; keeping one requires that no write the
+//    specializer cannot see could have changed it.
+//
+// 2. The escape rule. An object is *private* while the specializer knows every
+//    pointer to it that the residual program may hold: each is an SSA value whose
+//    abstract value refers to the object, or a tracked cell of a private object
+//    holding a static pointer to it. Only a private object's cells survive a
+//    write whose target is unknown. So the moment a pointer to X leaves that
+//    precise knowledge, X *escapes*, and so does everything X's cells point to
+//    (escaped objects never point to private ones). A pointer leaves it when it
+//      - is stored anywhere but a recorded cell of a private object (an escaped
+//        object, memory behind a dynamic pointer, an offset known only at run
+//        time, a volatile store),
+//      - sits in a cell that is forgotten without being wholly overwritten (a
+//        write at an unknown offset of the object, a partial overwrite, a call
+//        that may write the object),
+//      - is loaded other than as the pointer the cell records (as an integer,
+//        in part, or from an offset known only at run time),
+//      - is copied by memcpy/memmove (a struct copy) to anything but a private
+//        object at a known offset,
+//      - is merged at a join with a different value, in SSA values (phis) and in
+//        memory cells alike, or its object is dropped from one side of a join,
+//      - is passed to code the specializer cannot see — which may read every
+//        pointer stored in the object, even through a `nocapture` argument, and
+//        keep the object's own address unless the argument is `nocapture` —
+//      - or is converted to an integer, or used by any residual instruction
+//        that might let it out (a select on a dynamic condition, arithmetic).
+//    All of these go through MemoryState::escape/escapeValue/escapeContents,
+//    called by the writes below and by the evaluator (EvaluateMemory.cpp,
+//    UnfoldCalls.cpp, EvaluateValues.cpp, Generalization.cpp).
+//    A write through a pointer of unknown target (writeUnknown) forgets every
+//    cell of every escaped object, every plain cell behind dynamic pointers,
+//    and every respec_assume() fact its access type may alias (C's aliasing
+//    rules, read from clang's TBAA tags: no tag, as with -fno-strict-aliasing
+//    or for memcpy, aliases everything). A fact therefore holds until the
+//    specialized code itself may write it.
 //
 // Constant globals and memory declared with respec_static_memory() are not
 // cells: loads from them fold straight from the initializer (ObjectTable).
@@ -28,6 +61,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 namespace respec {
@@ -35,16 +70,16 @@ namespace respec {
 struct Cell {
   uint64_t size = 0;
   AbstractValue value; ///< always static inside a block-entry state
-  bool pinned = false; ///< stated by respec_assume(): survives unattributed writes
+  bool pinned = false; ///< stated by respec_assume(): survives writes it cannot alias
+  /// Pinned facts: the TBAA access tag of the load the fact is about (null:
+  /// any write may alias it).
+  const llvm::MDNode *accessType = nullptr;
 };
 
 struct ObjectState {
   FlatMap<int64_t, Cell> cells;
   bool escaped = false;
 
-  /// Removes cells overlapping [Off, Off+Size).
-  void forget(int64_t Off, uint64_t Size);
-  void forgetUnpinned();
   bool operator==(const ObjectState &O) const;
 };
 
@@ -55,15 +90,67 @@ public:
   /// Memory behind dynamic root pointers (function arguments), keyed by root.
   FlatMap<llvm::Value *, ObjectState> dynamicBases;
 
-  /// A write the specializer cannot attribute to one object: forget every cell
-  /// of escaped objects and every unpinned fact behind dynamic pointers.
-  void clobberUnattributed(ObjectId Except = ~0u);
+  /// Obj's state. An object not seen before on this path has an unknown
+  /// history: escaped, nothing known.
+  ObjectState &object(ObjectId Obj);
+  bool isPrivate(ObjectId Obj) const;
+  /// A fresh activation of a stack object: private, nothing known.
+  void allocate(ObjectId Obj);
+
+  //--- The escape rule (see above) ---------------------------------------===//
+  /// Obj escapes, and with it everything its cells point to.
+  void escape(ObjectId Obj);
+  /// A value leaves precise knowledge: the object it points into escapes.
+  void escapeValue(const AbstractValue &V) {
+    if (V.refersToObject())
+      escape(V.object);
+  }
+  /// The bytes [Off, Off+Size) of Obj are read where pointers in them are not
+  /// tracked (copied out, passed to unknown code): what their cells point to
+  /// escapes. Size 0 means the whole object.
+  void escapeContents(ObjectId Obj, int64_t Off = 0, uint64_t Size = 0);
+
+  //--- Writes --------------------------------------------------------------===//
+  /// A write of exactly [Off, Off+Size) of Obj. Written, when given, is what is
+  /// now known to be there. AccessType is the write's TBAA tag.
+  void writeObject(ObjectId Obj, int64_t Off, uint64_t Size, std::optional<Cell> Written,
+                   const llvm::MDNode *AccessType);
+  /// A write somewhere in Obj, at an offset or of a size known only at run time.
+  void writeSomewhereIn(ObjectId Obj, const llvm::MDNode *AccessType);
+  /// A write through a pointer of unknown target.
+  void writeUnknown(const llvm::MDNode *AccessType);
+  /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root: other
+  /// cells behind Root keep, the rest is as writeUnknown.
+  void writeBehindRoot(llvm::Value *Root, int64_t Off, uint64_t Size,
+                       std::optional<Cell> Written, const llvm::MDNode *AccessType);
+
+  /// respec_assume(): Fact holds at Off in O (an object's state, or the memory
+  /// behind a dynamic root).
+  void recordFact(ObjectState &O, int64_t Off, const Cell &Fact);
+
   /// Lowest common knowledge of two states reaching the same point.
-  static MemoryState meet(const MemoryState &A, const MemoryState &B);
+  /// LostPointers: objects that SSA values pointed to on either side and that
+  /// the meet of those values no longer refers to.
+  static MemoryState meet(const MemoryState &A, const MemoryState &B,
+                          const std::set<ObjectId> &LostPointers);
   bool operator==(const MemoryState &O) const {
     return objects == O.objects && dynamicBases == O.dynamicBases;
   }
+
+private:
+  /// Forgets the cells of O overlapping [Off, Off+Size); what cells not wholly
+  /// inside the range pointed to escapes (their bytes partly remain).
+  void forgetRange(ObjectState &O, int64_t Off, uint64_t Size);
+  /// Forgets the facts behind dynamic pointers that a write of AccessType to
+  /// memory other than their own may change.
+  void forgetAliasedFacts(const llvm::MDNode *AccessType, llvm::Value *ExceptRoot);
+  /// Restores "escaped objects point only to escaped objects" after a meet.
+  void closeEscapes();
 };
+
+/// Whether a write with TBAA tag A may change memory read with tag B (null:
+/// unknown, may alias anything).
+bool accessTypesMayAlias(const llvm::MDNode *A, const llvm::MDNode *B);
 
 /// Registry of abstract objects for one specialization run (not per state).
 class ObjectTable {
@@ -73,7 +160,7 @@ public:
   struct Object {
     llvm::Value *base = nullptr;           ///< residual alloca, the global, or a constant address
     llvm::GlobalVariable *global = nullptr;
-    const llvm::AllocaInst *site = nullptr; ///< stack objects: allocation site
+    const llvm::Instruction *site = nullptr; ///< stack objects: allocation site (or call site)
     uint64_t size = 0;
     llvm::Constant *contents = nullptr;    ///< known initial contents, if any
     bool constantContents = false;         ///< contents never change
@@ -87,9 +174,11 @@ public:
   ObjectId forHostMemory(uint64_t Address, uint64_t Size, llvm::LLVMContext &Ctx);
   /// Stack objects are keyed by allocation site and context, so re-specializing
   /// a block finds the same object (and the same residual alloca) again.
-  ObjectId forStackSlot(const llvm::AllocaInst *Site, unsigned Context,
+  /// Site is the generic code's alloca, or for a by-value argument copy the
+  /// call site (Key tells the argument apart).
+  ObjectId forStackSlot(const llvm::Instruction *Site, unsigned Key, unsigned Context,
                         llvm::Value *ResidualBase, uint64_t Size);
-  ObjectId lookupStackSlot(const llvm::AllocaInst *Site, unsigned Context) const;
+  ObjectId lookupStackSlot(const llvm::Instruction *Site, unsigned Key, unsigned Context) const;
   Object &get(ObjectId Id) { return objects[Id]; }
   const Object &get(ObjectId Id) const { return objects[Id]; }
   /// Loads from [Off, Off+Size) fold from the known contents.
@@ -99,7 +188,7 @@ public:
 private:
   std::vector<Object> objects;
   std::map<const llvm::GlobalVariable *, ObjectId> globals;
-  std::map<std::pair<const llvm::AllocaInst *, unsigned>, ObjectId> stackSlots;
+  std::map<std::tuple<const llvm::Instruction *, unsigned, unsigned>, ObjectId> stackSlots;
 };
 
 } // namespace respec

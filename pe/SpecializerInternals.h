@@ -192,8 +192,6 @@ private:
   AbstractValue valueOf(Value *V);
   AbstractValue fromConstant(Constant *C);
   Value *materialize(const AbstractValue &A, Type *Ty, bool Escapes);
-  void markEscaped(ObjectId Obj);
-  ObjectState &objectState(ObjectId Obj);
   void setValue(Instruction &I, AbstractValue A) { state.top().env[&I] = A; }
   void propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue> Operands);
   void taintIfLoopTest(const CmpInst &I, const AbstractValue &A);
@@ -218,13 +216,24 @@ private:
   bool sameArgumentPattern(const std::vector<AbstractValue> &A,
                            const std::vector<AbstractValue> &B) const;
   void unfoldCall(CallBase &I, Function &Callee, const std::vector<AbstractValue> &Args);
+  AbstractValue copyByValueArgument(CallBase &I, unsigned ArgNo, const AbstractValue &Actual);
   void evaluateReturn(ReturnInst &I);
   void evaluateBranch(BranchInst &I);
   void evaluateSwitch(SwitchInst &I);
   std::optional<AbstractValue> loadFromCells(const ObjectState &Obj, int64_t Off,
                                              Type *Ty);
-  void recordStore(const AbstractValue &Addr, const AbstractValue &Val, uint64_t Size,
-                   bool Volatile);
+  /// The memory effect of a write of Size bytes at Addr (the residual code
+  /// already has the write); Written is what is known to be there now.
+  void recordWrite(const AbstractValue &Addr, uint64_t Size, std::optional<Cell> Written,
+                   const MDNode *AccessType);
+  /// The memory effect of memcpy/memmove (IsSet: memset) of Len bytes (null:
+  /// known only at run time) from Src to Dest.
+  void recordTransfer(const AbstractValue &Dest, const AbstractValue &Src, ConstantInt *Len,
+                      bool IsSet, bool Volatile);
+  /// The abstract object of a stack slot of the current context, created with
+  /// its residual alloca the first time (Site + Key name it).
+  ObjectId stackObject(const Instruction *Site, unsigned Key, Type *Ty, ConstantInt *Count,
+                       Align Alignment);
   void note(const Instruction &I, const std::string &Message);
   void recordBindingTime(const Instruction &I, bool Residual) {
     current->bindingTimes.emplace_back(&I, Residual);

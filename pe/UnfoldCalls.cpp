@@ -122,20 +122,44 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
   if (Callee && !I.getCalledFunction())
     ++current->stats.indirectCallsDevirtualized;
   bool ReadsOnly = I.onlyReadsMemory();
-  // Objects passed to the callee: it may write them (unless read-only) and
-  // keep their address (unless nocapture).
-  for (unsigned A = 0; A < Args.size(); ++A)
-    if (Args[A].refersToObject()) {
-      if (!I.doesNotCapture(A))
-        markEscaped(Args[A].object);
-      if (!ReadsOnly && !I.onlyReadsMemory(A))
-        objectState(Args[A].object).cells.clear();
-    }
+  MemoryState &Mem = state.memory;
+  for (unsigned A = 0; A < Args.size(); ++A) {
+    if (!Args[A].refersToObject())
+      continue;
+    ObjectId Obj = Args[A].object;
+    // The callee may read every pointer stored in the object, even through a
+    // nocapture argument, and write through it (MemoryState.h).
+    Mem.escapeContents(Obj);
+    if (I.isByValArgument(A))
+      continue; // the callee gets a copy
+    if (!I.doesNotCapture(A))
+      Mem.escape(Obj);
+    if (!ReadsOnly && !I.onlyReadsMemory(A))
+      Mem.writeSomewhereIn(Obj, nullptr);
+  }
   // A static callee operand is materialized as the function itself: the
   // residual call is direct.
   emitResidual(I, Ops, /*OperandsEscape=*/false);
   if (!ReadsOnly)
-    state.memory.clobberUnattributed();
+    Mem.writeUnknown(nullptr);
+}
+
+/// A by-value (byval) argument is a copy the callee owns: unfolding the callee
+/// on the caller's object would apply its writes to the caller's object. The
+/// copy is a stack object of the call site, filled by a residual memcpy.
+AbstractValue Specializer::copyByValueArgument(CallBase &I, unsigned ArgNo,
+                                               const AbstractValue &Actual) {
+  Type *Ty = I.getParamByValType(ArgNo);
+  Align Alignment = I.getParamAlign(ArgNo).value_or(layout.getABITypeAlign(Ty));
+  ObjectId Copy = stackObject(&I, ArgNo + 1, Ty, builder->getInt32(1), Alignment);
+  state.memory.allocate(Copy);
+  AbstractValue CopyPointer = AbstractValue::pointer(Copy, 0);
+  ConstantInt *Bytes = builder->getInt64(layout.getTypeAllocSize(Ty));
+  builder->CreateMemCpy(materialize(CopyPointer, nullptr, false), Alignment,
+                        materialize(Actual, nullptr, false), Alignment, Bytes);
+  ++current->stats.instructionsResidual;
+  recordTransfer(CopyPointer, Actual, Bytes, /*IsSet=*/false, /*Volatile=*/false);
+  return CopyPointer;
 }
 
 void Specializer::unfoldCall(CallBase &I, Function &Callee,
@@ -148,7 +172,9 @@ void Specializer::unfoldCall(CallBase &I, Function &Callee,
   Frame.function = &Callee;
   Frame.arguments = Args;
   for (auto [Formal, Actual] : llvm::zip(Callee.args(), Args))
-    Frame.env[&Formal] = Actual;
+    Frame.env[&Formal] = I.isByValArgument(Formal.getArgNo())
+                             ? copyByValueArgument(I, Formal.getArgNo(), Actual)
+                             : Actual;
   // The caller keeps only what is live after the call.
   BasicBlock *Continuation = I.getParent()->getSingleSuccessor();
   const auto &Live = info.get(I.getFunction()).liveIn.lookup(Continuation);

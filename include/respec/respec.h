@@ -61,8 +61,13 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
  *   States a fact that holds on entry to the point where it is written, e.g.
  *   respec_assume(xdrs->x_op == XDR_ENCODE). A comparison `LOAD == constant` (or
  *   `!=` negated, or a plain truth test) over memory reached through a dynamic
- *   pointer makes that memory cell static with the given value for the rest of the
- *   specialized call, unless the specialized code itself stores to that exact cell.
+ *   pointer makes that memory cell static with the given value until the
+ *   specialized code may write it: a store that may alias it under C's type rules
+ *   (a store of a compatible type through another pointer, which could point to
+ *   the same object), a memcpy to memory that is not provably elsewhere, or a call
+ *   of code respec cannot see that may write memory. Other code is assumed not to
+ *   change it meanwhile. To keep a value fixed across such writes, copy it into a
+ *   local of the spec (examples/rpc/rpc_spec.c does this for an array's count).
  *   A predicate respec cannot use is an error; a predicate that is statically false
  *   is reported as a contradiction.
  *
