@@ -1,0 +1,2 @@
+/* Forced in by the build's relative -include config.h (compile-commands.c). */
+#define CONFIG_VALUE 2

@@ -1,0 +1,2 @@
+/* Found through the build's relative -Iinclude (compile-commands.c). */
+#define SCALE 40
