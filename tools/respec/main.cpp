@@ -6,7 +6,8 @@
 // Both compile the spec and the generic sources with clang, specialize every
 // RESPEC_SPECIALIZE function of the spec, and clean up with LLVM's -O2 pipeline.
 // `specialize` writes an object (or IR, or a header); `explain` shows binding
-// times line by line and what the specialization achieved.
+// times line by line and what the specialization achieved. Options respec does
+// not own go to clang. Any failure, LLVM's own included, leaves no output behind.
 //
 //===----------------------------------------------------------------------===//
 #include "ClangOptions.h"
