@@ -1,0 +1,557 @@
+"""Random programs about pointers, escapes and aliasing, for the respec campaign.
+
+A partial evaluator that tracks memory cell by cell must know, at every store, every
+cell the store may reach: through a pointer kept in a struct field or an array of
+pointers, chosen on a dynamic branch, copied with memcpy or a struct assignment,
+handed to a function of another translation unit that keeps it, returned by one,
+redirected through a captured pointer-to-pointer; it must also keep a by-value copy
+apart from its original, and a respec_assume fact about *p apart from a store through
+a q that may be p. Each generated program is
+
+    common.h  the structs and the other translation unit's functions
+    ext.c     that other translation unit: compiled generically, never shown to respec
+    spec.c    static helpers, a few globals, and RESPEC_SPECIALIZE functions f0..fN
+    driver.c  calls each fN on many pseudo-random inputs (aliasing p and q sometimes,
+              respec_assume facts made true), printing the result and the caller's
+              memory after each call
+
+Every function keeps an invariant that makes it free of undefined behaviour: every
+pointer variable or field always holds the address of a live int (all locals have
+function scope; caller memory is refilled before each call; pointer globals are set
+on entry), arithmetic is unsigned, indices are masked, a captured pointer is used
+only after it was captured in the same call on every path. The campaign checks that
+promise with ASan+UBSan on every program; a report there is a bug of this file.
+"""
+
+COMMON_H = r"""/* Types shared by the spec, the other translation unit and the driver. */
+#include <stdint.h>
+#include <string.h>
+struct ref { int *p; int *q; int k; };
+struct s { int op; int pad; int v[4]; int *ptr; };
+struct big { unsigned long long a, b, c; int f; int *p; }; /* 40 bytes: passed in memory */
+struct S { int64_t a, b, c; int8_t f; };
+
+/* ext.c: another translation unit, linked generically, never seen by respec. */
+void ext_nop(void);
+void ext_capture(int *p);           /* keeps p in a global */
+void ext_write_captured(int v);     /* writes through the kept pointer */
+int ext_read_captured(void);
+void ext_capture_pp(int **pp);      /* keeps the address of a pointer variable */
+void ext_redirect(int *p);          /* makes that pointer variable point to p */
+void ext_write(int *p, int v);
+int *ext_ret(int *p);
+int ext_read(const int *p);
+void ext_store_ref(struct ref *r, int *p);
+void ext_copy_ref(struct ref *dst, const struct ref *src);
+unsigned ext_big(struct big b);     /* writes its copy, returns a digest */
+void ext_fill(struct s *s, int v);
+"""
+
+EXT_C = r"""/* The other translation unit: plain generic code the spec's functions call. */
+#include "common.h"
+static int *slot;
+static int **slot_pp;
+void ext_nop(void) {}
+void ext_capture(int *p) { slot = p; }
+void ext_write_captured(int v) { *slot = v; }
+int ext_read_captured(void) { return *slot; }
+void ext_capture_pp(int **pp) { slot_pp = pp; }
+void ext_redirect(int *p) { *slot_pp = p; }
+void ext_write(int *p, int v) { *p = v; }
+int *ext_ret(int *p) { return p; }
+int ext_read(const int *p) { return *p; }
+void ext_store_ref(struct ref *r, int *p) { r->p = p; }
+void ext_copy_ref(struct ref *dst, const struct ref *src) { *dst = *src; }
+unsigned ext_big(struct big b)
+{
+	b.f = 5;
+	b.a += 3;
+	*b.p = (int)((unsigned)*b.p + 1u);
+	return (unsigned)(b.a ^ b.b ^ b.c) + (unsigned)b.f;
+}
+void ext_fill(struct s *s, int v)
+{
+	for (int i = 0; i < 4; i++)
+		s->v[i] = v + i;
+}
+"""
+
+# Static helpers of the spec (respec unfolds them); emitted when used.
+HELPERS = {
+    "h_set": "static void h_set(struct ref *r, int *p) { r->p = p; }",
+    "h_write": "static void h_write(struct ref *r, int v) { *r->p = v; }",
+    "h_pick": "static int *h_pick(struct ref *r, unsigned c) { return c ? r->p : r->q; }",
+    "h_swap": "static void h_swap(int **x, int **y) { int *t = *x; *x = *y; *y = t; }",
+    "h_big": "static unsigned h_big(struct big b)\n{\n\tb.f = 1;\n\tb.a += 7;\n"
+             "\t*b.p = (int)((unsigned)*b.p + 1u);\n"
+             "\treturn (unsigned)b.a + (unsigned)b.f;\n}",
+    "h_S": "static int h_S(struct S v) { v.f = 1; return v.f; }",
+    "h_bump": "static void h_bump(struct s *s, unsigned i) { s->v[i & 3] = (int)((unsigned)s->v[i & 3] + 1u); }",
+}
+
+# Globals of the spec; pointer globals are set on entry of every function using them.
+GLOBALS = {
+    "g0": "static int g0 = 3;",
+    "g1": "static int g1 = 4;",
+    "garr": "static int garr[4] = {5, 6, 7, 8};",
+    "gS": "static struct S gS = {1, 2, 3, 3};",
+    "gref": "static struct ref gref;",
+    "gp": "static int *gp;",
+}
+GLOBAL_ENTRY = {"gref": "gref.p = &g0; gref.q = &garr[1]; gref.k = 0;", "gp": "gp = &g1;"}
+
+# Locals: name -> (declaration, names its initializer refers to).
+LOCALS = {
+    "x0": "int x0 = 1;", "x1": "int x1 = 2;", "x2": "int x2 = 3;",
+    "arr": "int arr[4] = {1, 2, 3, 4};",
+    "p0": "int *p0 = &x0;", "p1": "int *p1 = &arr[1];",
+    "pp": "int **pp = &p0;", "maybe": "int **maybe = 0;",
+    "ap": "int *ap[3] = {&x0, &x1, &arr[2]};",
+    "r0": "struct ref r0 = {&x1, &x2, 0};", "r1": "struct ref r1 = {&arr[0], &x0, 1};",
+    "ls": "struct s ls = {0, 0, {1, 2, 3, 4}, &x2};",
+    "bg": "struct big bg = {1, 2, 3, 4, &x0};",
+    "acc": "unsigned acc = 0;",
+}
+LOCAL_ORDER = ["acc", "x0", "x1", "x2", "arr", "p0", "p1", "pp", "maybe", "ap", "r0", "r1",
+               "ls", "bg"]
+PARAM_DECL = {"a": "unsigned a", "b": "unsigned b", "p": "struct s *p", "q": "struct s *q",
+              "out": "struct ref *out"}
+PARAM_ORDER = ["a", "b", "p", "q", "out"]
+
+INT_CELLS_LOCAL = ["x0", "x1", "x2", "arr[0]", "arr[1]", "arr[2]", "arr[3]", "arr[(a & 3u)]",
+                   "ls.v[0]", "ls.v[(b & 3u)]", "ls.op", "bg.f", "r0.k"]
+INT_CELLS_OTHER = ["p->op", "p->v[0]", "p->v[1]", "p->v[(a & 3u)]", "q->op", "q->v[1]",
+                   "q->v[(b & 3u)]", "out->k", "g0", "g1", "garr[(b & 3u)]", "garr[0]"]
+# Pointer variables and fields: each always holds the address of a live int.
+PTR_LVALUES = ["p0", "p1", "r0.p", "r0.q", "r1.p", "ap[0]", "ap[2]", "ap[(a % 3u)]",
+               "out->p", "p->ptr", "ls.ptr", "gref.p", "gp", "bg.p"]
+
+
+class Function:
+    """One RESPEC_SPECIALIZE function, generated statement by statement."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.lines = []
+        self.depth = 1
+        self.captured = False     # ext_capture() happened on every path so far
+        self.captured_pp = False  # ext_capture_pp() likewise
+        self.assumes = []         # (field of *p, value) made true by the driver
+        self.loop_var = None
+        self.entry_at = 0
+
+    # ---- expressions
+    def chance(self, n):
+        return self.rng.randrange(n) == 0
+
+    def int_cell(self):
+        r = self.rng.randrange(10)
+        if r < 4:
+            return self.rng.choice(INT_CELLS_LOCAL)
+        if r < 6:
+            return self.rng.choice(INT_CELLS_OTHER)
+        if r < 9:
+            return "*" + self.ptr_lvalue()
+        if self.loop_var:
+            return "arr[%s & 3u]" % self.loop_var
+        return "(*pp)[0]"
+
+    def ptr_lvalue(self):
+        if self.chance(8):
+            return "(*pp)"
+        if self.loop_var and self.chance(3):
+            return "ap[%s %% 3u]" % self.loop_var
+        return self.rng.choice(PTR_LVALUES)
+
+    def address(self):
+        cell = self.rng.choice(INT_CELLS_LOCAL + INT_CELLS_OTHER)
+        return "&" + cell
+
+    def ptr_expr(self, depth=0):
+        r = self.rng.randrange(12 if depth < 2 else 6)
+        if r < 3:
+            return self.address()
+        if r < 6:
+            return self.ptr_lvalue()
+        if r < 8:
+            return "(%s ? %s : %s)" % (self.cond(), self.ptr_expr(depth + 1),
+                                       self.ptr_expr(depth + 1))
+        if r < 9:
+            return "ext_ret(%s)" % self.ptr_expr(depth + 1)
+        if r < 10:
+            return "h_pick(&%s, %s)" % (self.rng.choice(["r0", "r1", "gref"]), self.cond())
+        if r < 11:
+            return "(&arr[0] + (%s & 3u))" % self.rng.choice(["a", "b"])
+        return "(&%s->v[0] + (%s & 3u))" % (self.rng.choice(["p", "q"]), self.rng.choice(["a", "b"]))
+
+    def value(self, depth=0):
+        r = self.rng.randrange(10 if depth < 2 else 5)
+        if r < 2:
+            return "%du" % self.rng.choice([0, 1, 2, 7, 42, 100, 0xffff])
+        if r < 4:
+            return self.rng.choice(["a", "b"])
+        if r < 5:
+            return "(unsigned)" + self.int_cell()
+        if r < 8:
+            op = self.rng.choice(["+", "^", "*", "-"])
+            return "(%s %s %s)" % (self.value(depth + 1), op, self.value(depth + 1))
+        if r < 9:
+            return "(unsigned)ext_read(%s)" % self.ptr_expr(depth + 1)
+        if self.captured:
+            return "(unsigned)ext_read_captured()"
+        return "(%s >> 1)" % self.value(depth + 1)
+
+    def cond(self):
+        r = self.rng.randrange(8)
+        if r < 2:
+            return "(%s & 1u)" % self.rng.choice(["a", "b"])
+        if r < 3:
+            return "(a == b)"
+        if r < 4:
+            return "(b > %du)" % self.rng.randrange(6)
+        if r < 5:
+            return "((unsigned)%s & 1u)" % self.int_cell()
+        if r < 6:
+            return "(%s == %s)" % (self.ptr_expr(2), self.ptr_expr(2))
+        if r < 7:
+            return "((unsigned)p->v[%d] > 2u)" % self.rng.randrange(4)
+        return "(x0 == 1)"  # static unless something wrote x0 on a dynamic path
+
+    # ---- statements
+    def emit(self, text):
+        for line in text.split("\n"):
+            self.lines.append("\t" * self.depth + line)
+
+    def read(self, cell=None):
+        self.emit("acc = acc * 31u + (unsigned)%s;" % (cell or self.int_cell()))
+
+    def block(self, n):
+        for _ in range(n):
+            self.statement()
+
+    def branch(self, emit_then, emit_else):
+        """if/else on a dynamic condition; capture state is what both paths have."""
+        self.emit("if (%s) {" % self.cond())
+        before = (self.captured, self.captured_pp)
+        self.depth += 1
+        emit_then()
+        then_state = (self.captured, self.captured_pp)
+        self.captured, self.captured_pp = before
+        self.depth -= 1
+        self.emit("} else {")
+        self.depth += 1
+        emit_else()
+        self.depth -= 1
+        self.emit("}")
+        self.captured = then_state[0] and self.captured
+        self.captured_pp = then_state[1] and self.captured_pp
+
+    def statement(self):
+        kinds = [
+            (6, self.s_store), (5, self.s_ptr_assign), (4, self.s_read),
+            (3, self.s_join), (2, self.s_select), (3, self.s_struct_copy),
+            (2, self.s_byval), (5, self.s_ext), (2, self.s_pp), (2, self.s_helper),
+            (1, self.s_loop), (6, self.s_pattern),
+        ]
+        if self.depth > 3:
+            kinds = [k for k in kinds if k[1] not in (self.s_join, self.s_loop)]
+        total = sum(w for w, _ in kinds)
+        r = self.rng.randrange(total)
+        for w, k in kinds:
+            if r < w:
+                return k()
+            r -= w
+
+    def s_store(self):
+        target = self.int_cell() if self.chance(2) else "*" + self.ptr_expr()
+        self.emit("%s = (int)%s;" % (target, self.value()))
+
+    def s_ptr_assign(self):
+        self.emit("%s = %s;" % (self.ptr_lvalue(), self.ptr_expr()))
+
+    def s_read(self):
+        self.read()
+
+    def s_join(self):
+        self.branch(lambda: self.block(self.rng.randrange(1, 3)),
+                    lambda: self.block(self.rng.randrange(0, 3)))
+
+    def s_select(self):
+        self.emit("%s = %s ? %s : %s;" % (self.ptr_lvalue(), self.cond(), self.ptr_expr(1),
+                                         self.ptr_expr(1)))
+
+    def s_struct_copy(self):
+        self.emit(self.rng.choice([
+            "r1 = r0;", "r0 = r1;", "memcpy(&r1, &r0, sizeof r1);", "memcpy(&r0, &gref, sizeof r0);",
+            "*out = r0;", "*out = r1;", "r0 = *out;", "memcpy(out, &r1, sizeof *out);",
+            "ls = *p;", "*q = ls;", "memmove(q, p, sizeof *q);", "*p = *q;",
+            "ext_copy_ref(&r1, &r0);", "ext_copy_ref(out, &r0);", "gref = r0;",
+            "ls.ptr = %s;" % self.ptr_expr(1)]))
+
+    def s_byval(self):
+        self.emit(self.rng.choice([
+            "bg.p = %s;\nacc += h_big(bg);\nacc = acc * 31u + (unsigned)bg.a + (unsigned)bg.f;"
+            % self.ptr_expr(1),
+            "acc += ext_big(bg);\nacc = acc * 31u + (unsigned)bg.a + (unsigned)bg.f;",
+            "gS.f = (int8_t)%s;\nacc += (unsigned)h_S(gS);\nacc = acc * 31u + (unsigned)gS.f;"
+            % self.value(1),
+            "bg.f = (int)%s;\nacc += h_big(bg);\nacc = acc * 31u + (unsigned)bg.f;"
+            % self.value(1)]))
+
+    def s_ext(self):
+        r = self.rng.randrange(9)
+        if r == 0:
+            self.emit("ext_nop();")
+        elif r == 1:
+            self.emit("ext_capture(%s);" % self.ptr_expr())
+            self.captured = True
+        elif r == 2 and self.captured:
+            self.emit("ext_write_captured((int)%s);" % self.value())
+        elif r == 3:
+            self.emit("ext_write(%s, (int)%s);" % (self.ptr_expr(), self.value()))
+        elif r == 4:
+            self.emit("%s = ext_ret(%s);" % (self.ptr_lvalue(), self.ptr_expr()))
+        elif r == 5:
+            self.emit("ext_store_ref(&%s, %s);" % (self.rng.choice(["r0", "r1", "gref"]),
+                                                   self.ptr_expr()))
+        elif r == 6:
+            self.emit("ext_capture_pp(&%s);" % self.rng.choice(
+                ["p0", "p1", "r0.p", "ap[1]", "ap[(b % 3u)]", "gp", "out->p", "p->ptr"]))
+            self.captured_pp = True
+        elif r == 7 and self.captured_pp:
+            self.emit("ext_redirect(%s);" % self.ptr_expr())
+        else:
+            self.emit("ext_fill(%s, (int)%s);" % (self.rng.choice(["p", "q", "&ls"]), self.value()))
+        if self.chance(2):
+            self.read()
+
+    def s_pp(self):
+        target = self.rng.choice(["p0", "p1", "r0.p", "r1.q", "ap[(a % 3u)]", "gp", "out->p",
+                                  "p->ptr"])
+        other = self.rng.choice(["p0", "p1", "r0.q", "ap[0]", "gref.p"])
+        self.emit(self.rng.choice([
+            "pp = &%s;" % target,
+            "pp = %s ? &%s : &%s;" % (self.cond(), target, other),
+            "*pp = %s;" % self.ptr_expr(1),
+            "**pp = (int)%s;" % self.value(1),
+            "maybe = %s ? 0 : &%s;\nif (maybe)\n\t*maybe = %s;" % (self.cond(), target,
+                                                                 self.ptr_expr(1))]))
+
+    def s_helper(self):
+        ref = self.rng.choice(["r0", "r1", "gref"])
+        self.emit(self.rng.choice([
+            "h_set(&%s, %s);" % (ref, self.ptr_expr()),
+            "h_write(&%s, (int)%s);" % (ref, self.value()),
+            "h_swap(&%s, &%s);" % (self.rng.choice(["p0", "r0.p", "ap[0]"]),
+                                   self.rng.choice(["p1", "r1.q", "ap[(a % 3u)]", "out->p"])),
+            "h_bump(%s, %s);" % (self.rng.choice(["p", "q", "&ls"]), self.value(1)),
+            "*h_pick(&%s, %s) = (int)%s;" % (ref, self.cond(), self.value(1))]))
+
+    def s_loop(self):
+        if self.loop_var:
+            return self.s_store()
+        bound = self.rng.choice(["4u", "3u", "(a & 3u)", "(b & 7u)"])
+        self.emit("for (unsigned i = 0; i < %s; i++) {" % bound)
+        self.loop_var = "i"
+        before = (self.captured, self.captured_pp)  # the loop may run no iteration
+        self.depth += 1
+        self.block(self.rng.randrange(1, 4))
+        self.depth -= 1
+        self.captured, self.captured_pp = before
+        self.loop_var = None
+        self.emit("}")
+
+    def s_pattern(self):
+        """The shapes of the issue's examples, with random objects and values."""
+        k = self.rng.randrange(8)
+        x, y = self.rng.sample(["x0", "x1", "x2", "arr[1]", "ls.v[2]"], 2)
+        ref = self.rng.choice(["r0", "r1"])
+        idx = self.rng.choice(["a", "b"])
+        c = self.rng.randrange(5, 99)
+        if k == 0:  # fa: a field pointing into an array at a dynamic index
+            self.emit("%s.p = &arr[%s & 3u];\n*%s.p = %d;" % (ref, idx, ref, c))
+            self.read("arr[%d]" % self.rng.randrange(4))
+        elif k == 1:  # fb: a dynamic join of two addresses in a field
+            self.branch(lambda: self.emit("%s.p = &%s;" % (ref, x)),
+                        lambda: self.emit("%s.p = &%s;" % (ref, y)))
+            self.emit("*%s.p = %d;" % (ref, c))
+            self.read(x)
+            self.read(y)
+        elif k == 2:  # fc: a struct holding a pointer to a local, copied to the caller
+            self.emit("%s.p = &%s;\n*out = %s;\n*out->p = %d;" % (ref, x, ref, c))
+            self.read(x)
+        elif k == 3:  # fe: a store through q, which may be p
+            self.emit("q->op = %d;" % c)
+            self.read("p->op")
+        elif k == 4:  # byval: the callee writes its copy, the original stays
+            self.emit("gS.f = 3;\nacc += (unsigned)h_S(gS);")
+            self.read("gS.f")
+        elif k == 5:  # sel: the address of a pointer variable, maybe, then an unknown call
+            self.emit("p1 = &%s;\nmaybe = %s ? 0 : &p1;\n(void)maybe;\next_nop();\n*p1 = %d;"
+                      % (x, idx, c))
+            self.read(x)
+        elif k == 6:  # capture in the other unit, write through the capture
+            self.emit("ext_capture(&%s);\next_write_captured(%d);" % (x, c))
+            self.captured = True
+            self.read(x)
+        else:  # a pointer variable redirected by the other unit through its address
+            self.emit("p0 = &%s;\next_capture_pp(&p0);\next_redirect(&%s);\n*p0 = %d;"
+                      % (x, y, c))
+            self.captured_pp = True
+            self.read(x)
+            self.read(y)
+
+    # ---- the whole function
+    def generate(self):
+        if self.chance(2):
+            field = self.rng.choice(["op", "op", "v[0]", "v[3]", "pad"])
+            value = self.rng.randrange(0, 4)
+            self.assumes.append((field, value))
+            self.emit("respec_assume(p->%s == %d);" % (field, value))
+        self.entry_at = len(self.lines)  # pointer globals are set after the facts
+        self.block(self.rng.randrange(3, 9))
+        # Every int the function wrote, and where its pointers point, decide the result.
+        for cell in ["x0", "x1", "x2", "arr[0]", "arr[1]", "arr[2]", "arr[3]", "ls.op",
+                     "ls.v[0]", "ls.v[3]", "bg.f", "r0.k", "*p0", "*r0.p", "*ap[1]"]:
+            self.read(cell)
+        for ptr, target in [("p0", "&x0"), ("r0.p", "&x1"), ("ap[2]", "&arr[2]")]:
+            self.emit("acc = acc * 31u + (%s == %s);" % (ptr, target))
+        self.emit("return acc;")
+        body = "\n".join(self.lines)
+        used = uses(body, LOCAL_ORDER)
+        globals_ = [n for n in GLOBALS if n in uses(body, list(GLOBALS))]
+        entry = ["\t" + GLOBAL_ENTRY[n] for n in globals_ if n in GLOBAL_ENTRY]
+        body = "\n".join(self.lines[:self.entry_at] + entry + self.lines[self.entry_at:])
+        while True:  # initializers refer to other locals
+            more = uses("\n".join(LOCALS[n] for n in used), LOCAL_ORDER) - used
+            if not more:
+                break
+            used |= more
+        params = [n for n in PARAM_ORDER if n in uses(body, PARAM_ORDER)]
+        head = ["\t" + LOCALS[n] for n in LOCAL_ORDER if n in used]
+        signature = "RESPEC_SPECIALIZE unsigned %s(%s)" % (
+            self.name, ", ".join(PARAM_DECL[n] for n in params) or "void")
+        self.params = params
+        self.text = "%s\n{\n%s\n%s\n}\n" % (signature, "\n".join(head), body)
+        return self
+
+
+def uses(text, names):
+    import re
+    found = set()
+    for n in names:
+        if re.search(r"(?<![\w.>])%s\b" % re.escape(n), text):
+            found.add(n)
+    return found
+
+
+DRIVER_HEAD = r"""/* Calls each spec function on pseudo-random inputs and prints what it computed
+   and the caller memory it could reach. */
+#include <stdio.h>
+#include "common.h"
+static uint32_t state = %(seed)du;
+static uint32_t rnd(void)
+{
+	state ^= state << 13;
+	state ^= state >> 17;
+	state ^= state << 5;
+	return state;
+}
+static unsigned pick(void)
+{
+	switch (rnd() %% 4) {
+	case 0: return rnd() %% 4;
+	case 1: return rnd() %% 16;
+	case 2: return rnd();
+	default: return 0;
+	}
+}
+static int cells[8];
+static struct s s1, s2;
+static struct ref outref;
+static void fill(struct s *s)
+{
+	s->op = (int)(rnd() %% 4);
+	s->pad = (int)(rnd() %% 4);
+	for (int i = 0; i < 4; i++)
+		s->v[i] = (int)pick();
+	s->ptr = &cells[rnd() %% 8];
+}
+static void refill(void)
+{
+	for (int i = 0; i < 8; i++)
+		cells[i] = (int)pick();
+	fill(&s1);
+	fill(&s2);
+	outref.p = &cells[rnd() %% 8];
+	outref.q = &cells[rnd() %% 8];
+	outref.k = (int)pick();
+}
+/* Where a pointer left in caller memory points, by name: addresses differ between builds. */
+static const char *where(const int *ptr)
+{
+	static char name[32];
+	for (int i = 0; i < 8; i++)
+		if (ptr == &cells[i])
+			return snprintf(name, sizeof name, "cells[%%d]", i), name;
+	for (int i = 0; i < 4; i++) {
+		if (ptr == &s1.v[i])
+			return snprintf(name, sizeof name, "s1.v[%%d]", i), name;
+		if (ptr == &s2.v[i])
+			return snprintf(name, sizeof name, "s2.v[%%d]", i), name;
+	}
+	return ptr == &s1.op ? "s1.op" : ptr == &s2.op ? "s2.op" : "elsewhere";
+}
+static void show(const char *call, unsigned result)
+{
+	printf("%%s = %%u\n", call, result);
+	printf("  s1 %%d %%d [%%d %%d %%d %%d] %%s", s1.op, s1.pad, s1.v[0], s1.v[1], s1.v[2], s1.v[3],
+	       where(s1.ptr));
+	printf("  s2 %%d %%d [%%d %%d %%d %%d] %%s", s2.op, s2.pad, s2.v[0], s2.v[1], s2.v[2], s2.v[3],
+	       where(s2.ptr));
+	printf("  out %%d %%s", outref.k, where(outref.p));
+	printf(" %%s\n  cells", where(outref.q));
+	for (int i = 0; i < 8; i++)
+		printf(" %%d", cells[i]);
+	printf("\n");
+}
+"""
+
+
+def driver(functions, inputs, seed):
+    out = [DRIVER_HEAD % {"seed": seed | 1}]
+    for f in functions:
+        out.append("unsigned %s(%s);" % (f.name, ", ".join(
+            PARAM_DECL[n] for n in f.params) or "void"))
+    out.append("int main(void)\n{\n\tchar call[64];")
+    for f in functions:
+        args = {"a": "a", "b": "b", "p": "&s1", "q": "q", "out": "&outref"}
+        out.append("\tfor (int n = 0; n < %d; n++) {" % inputs)
+        out.append("\t\trefill();")
+        out.append("\t\tunsigned a = pick(), b = pick();")
+        out.append("\t\tstruct s *q = rnd() % 3 == 0 ? &s1 : &s2; /* p and q alias */")
+        for field, value in f.assumes:
+            out.append("\t\ts1.%s = %d; /* respec_assume */" % (field, value))
+        out.append('\t\tsnprintf(call, sizeof call, "%s(%%u, %%u, %%s) #%%d", a, b, '
+                   'q == &s1 ? "p=q" : "p!=q", n);' % f.name)
+        out.append("\t\tshow(call, %s(%s));" % (f.name, ", ".join(args[n] for n in f.params)))
+        out.append("\t\t(void)a; (void)b; (void)q;")
+        out.append("\t}")
+    out.append("\treturn 0;\n}")
+    return "\n".join(out) + "\n"
+
+
+def generate(rng, inputs):
+    """Returns ({file name: text}, description) of one program."""
+    functions = [Function(rng, "f%d" % n).generate() for n in range(rng.randrange(3, 8))]
+    bodies = "\n".join(f.text for f in functions)
+    helpers = [HELPERS[n] for n in HELPERS if n in uses(bodies, list(HELPERS))]
+    globals_ = [GLOBALS[n] for n in GLOBALS if n in uses(bodies, list(GLOBALS))]
+    spec = "\n".join(["/* Generated by test/fuzz/alias_program.py. */",
+                      "#include <respec/respec.h>", '#include "common.h"'] + globals_ + helpers
+                     + [""] + [f.text for f in functions])
+    files = {"common.h": COMMON_H, "ext.c": EXT_C, "spec.c": spec,
+             "driver.c": driver(functions, inputs, rng.randrange(1, 2**32))}
+    description = "%d functions, %d lines of spec" % (len(functions), spec.count("\n"))
+    return files, description

@@ -1,0 +1,240 @@
+"""Builds and compares one generated program: the generic build against respec's.
+
+A case is a directory holding
+    spec.c     the spec (RESPEC_SPECIALIZE functions), given to respec
+    driver.c   main(): calls the spec functions on its inputs and prints results
+    other *.c  generic translation units linked into both builds, NOT given to respec
+    case.json  what the above are and the flags they take (written by write_case)
+
+check() runs, in order:
+  1. generic build (clang -O1) and run: a run over the time limit skips the program;
+  2. when the case asks for it, the generic build under ASan+UBSan at -O0: it must
+     run clean and print the same (a program with undefined behaviour proves
+     nothing: for a generator that promises none, it is a generator bug);
+  3. respec specialize spec.c: over 60 s is a runaway, a signal is a crash, an
+     error exit is a decline (its reason kept), success gives spec.respec.o;
+  4. the driver and the other sources linked with spec.respec.o instead of
+     spec.c, run, and the output compared with the generic one.
+Everything is recorded in commands.sh in the case directory, so a kept case can be
+rebuilt by hand.
+"""
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+
+SANITIZE = ["-O0", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer"]
+# Warnings that mean a (reduced) program reads what it never wrote or lost a type.
+STRICT_WARNINGS = ["-Werror=uninitialized", "-Werror=sometimes-uninitialized",
+                   "-Werror=return-type", "-Werror=implicit-function-declaration",
+                   "-Werror=int-conversion", "-Werror=incompatible-pointer-types"]
+
+
+class Tools:
+    def __init__(self, respec, clang, include_dir):
+        self.respec = respec
+        self.clang = clang
+        self.include_dir = include_dir
+
+
+class Limits:
+    def __init__(self, generic_seconds=1.0, respec_seconds=60.0, respec_gb=8.0,
+                 specialized_seconds=10.0):
+        self.generic_seconds = generic_seconds
+        self.respec_seconds = respec_seconds
+        self.respec_bytes = respec_gb * 2**30
+        self.specialized_seconds = specialized_seconds
+
+
+class Outcome:
+    """status: pass | mismatch | crash | runaway | declined | skipped."""
+    FAILURES = ("mismatch", "crash", "runaway")
+
+    def __init__(self, status, detail="", reason="", respec_seconds=None, respec_peak=0):
+        self.status = status
+        self.respec_peak = respec_peak  # bytes resident at the most
+        self.detail = detail  # one line for the report
+        self.reason = reason  # the category counted in the summary
+        self.respec_seconds = respec_seconds
+
+    @property
+    def failed(self):
+        return self.status in self.FAILURES
+
+
+def write_case(directory, spec, driver, others=(), cflags=(), ub_check="always",
+               description=""):
+    """Writes case.json; the sources are already in `directory`."""
+    meta = {"spec": spec, "driver": driver, "others": list(others),
+            "cflags": list(cflags), "ub_check": ub_check, "description": description}
+    with open(os.path.join(directory, "case.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    return meta
+
+
+def run(cmd, cwd, timeout, log=None, max_rss=None):
+    """Runs cmd in its own process group; kills that group on timeout, or when the
+    process's resident memory passes max_rss bytes. Returns (returncode, stdout,
+    stderr, seconds, peak resident bytes); returncode is None when killed."""
+    if log is not None:
+        log.append("(cd %s && %s)" % (shlex.quote(cwd), " ".join(map(shlex.quote, cmd))))
+    start = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
+        peak = 0
+        killed = False
+        while True:
+            try:
+                proc.wait(timeout=0.1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            peak = max(peak, resident_bytes(proc.pid))
+            if time.monotonic() - start > timeout or (max_rss and peak > max_rss):
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                killed = True
+                break
+        out.seek(0)
+        err.seek(0)
+        return (None if killed else proc.returncode, out.read().decode(errors="replace"),
+                err.read().decode(errors="replace"), time.monotonic() - start, peak)
+
+
+def resident_bytes(pid):
+    try:
+        with open("/proc/%d/statm" % pid) as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def wait_for(path, seconds=600):
+    """The respec binary is missing for a moment while it is relinked: wait for it."""
+    deadline = time.monotonic() + seconds
+    while not os.access(path, os.X_OK) and time.monotonic() < deadline:
+        time.sleep(2)
+
+
+def decline_reason(stderr):
+    """The first respec error, with positions, numbers and names taken out, so that
+    declines of the same kind count together."""
+    for line in stderr.splitlines():
+        m = re.search(r"error: (.*)", line)
+        if m:
+            text = m.group(1)
+            text = re.sub(r"'[^']*'", "'…'", text)
+            text = re.sub(r"\d+", "N", text)
+            return text[:90]
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    return (lines[-1][:90] if lines else "no message")
+
+
+def first_difference(generic, specialized):
+    g, s = generic.splitlines(), specialized.splitlines()
+    for n in range(max(len(g), len(s))):
+        a = g[n] if n < len(g) else "<missing>"
+        b = s[n] if n < len(s) else "<missing>"
+        if a != b:
+            return "line %d: generic '%s', respec '%s'" % (n + 1, a[:120], b[:120])
+    return "same lines"
+
+
+def check(directory, meta, tools, limits):
+    log = ["#!/bin/sh", "# How this case was built and run by test/fuzz/campaign.", "set -x"]
+    try:
+        return _check(directory, meta, tools, limits, log)
+    finally:
+        with open(os.path.join(directory, "commands.sh"), "w") as f:
+            f.write("\n".join(log) + "\n")
+
+
+def _check(d, meta, tools, limits, log):
+    cc = [tools.clang, "-w", "-I" + tools.include_dir] + meta["cflags"]
+    sources = [meta["spec"]] + meta["others"] + [meta["driver"]]
+
+    rc, _, err, _, _ = run(cc + ["-O1"] + sources + ["-o", "generic"], d, 120, log)
+    if rc != 0:
+        return Outcome("skipped", "generic build failed: " + err.strip()[-300:],
+                       "generic build failed")
+    rc, generic_out, err, _, _ = run(["./generic"], d, limits.generic_seconds, log)
+    if rc is None:
+        return Outcome("skipped", "generic run > %g s" % limits.generic_seconds,
+                       "generic run > %g s" % limits.generic_seconds)
+    if rc != 0:
+        return Outcome("skipped", "generic run failed (%s): %s" % (rc, err.strip()[-300:]),
+                       "generic run failed")
+    write(d, "generic.out", generic_out)
+
+    if meta["ub_check"] == "always":  # a generated program promises no warnings either
+        strict = [c for c in cc if c != "-w"] + STRICT_WARNINGS
+        ub = sanitizer_check(d, strict, sources, generic_out, limits, log)
+        if ub:
+            return Outcome("skipped", "generator bug: " + ub, "undefined behaviour")
+
+    respec = [tools.respec, "specialize", meta["spec"], "-I" + tools.include_dir, "-w"] \
+        + meta["cflags"] + ["-o", "spec.respec.o", "-q"]
+    wait_for(tools.respec)
+    rc, _, err, respec_secs, peak = run(respec, d, limits.respec_seconds, log,
+                                        limits.respec_bytes)
+    write(d, "respec.err", err)
+    if rc is None:
+        if respec_secs > limits.respec_seconds:
+            what = "respec ran > %g s" % limits.respec_seconds
+        else:
+            what = "respec used > %.0f GB after %.0f s" % (limits.respec_bytes / 2**30,
+                                                          respec_secs)
+        return Outcome("runaway", what, what.split(" after")[0], respec_secs, peak)
+    if rc < 0 or "Sanitizer" in err or "Assertion" in err or "PLEASE submit" in err:
+        return Outcome("crash", "respec crashed (%s): %s" % (rc, decline_reason(err)),
+                       "crash", respec_secs, peak)
+    if rc != 0:
+        reason = decline_reason(err)
+        return Outcome("declined", reason, reason, respec_secs, peak)
+
+    rc, _, err, _, _ = run([tools.clang, "-w"] + meta["others"] + [meta["driver"], "spec.respec.o"]
+                        + ["-o", "specialized"], d, 120, log)
+    if rc != 0:
+        return Outcome("mismatch", "respec's object does not link: " + err.strip()[-300:],
+                       "link error", respec_secs, peak)
+    rc, spec_out, err, _, _ = run(["./specialized"], d, limits.specialized_seconds, log)
+    write(d, "specialized.out", spec_out)
+    if rc is None:
+        what = "specialized run > %g s" % limits.specialized_seconds
+    elif rc != 0:
+        what = "specialized run failed (%s) after %d lines" % (rc, len(spec_out.splitlines()))
+    elif spec_out != generic_out:
+        what = first_difference(generic_out, spec_out)
+    else:
+        return Outcome("pass", respec_seconds=respec_secs, respec_peak=peak)
+    if meta["ub_check"] == "on-mismatch":
+        ub = sanitizer_check(d, cc, sources, generic_out, limits, log)
+        if ub:
+            return Outcome("skipped", "undefined behaviour on these inputs: " + ub,
+                           "undefined behaviour", respec_secs, peak)
+    return Outcome("mismatch", what, "output differs", respec_secs, peak)
+
+
+def sanitizer_check(d, cc, sources, generic_out, limits, log):
+    """None when the -O0 ASan+UBSan build runs clean and prints what -O1 printed."""
+    rc, _, err, _, _ = run(cc + SANITIZE + sources + ["-o", "generic-san"], d, 120, log)
+    if rc != 0:
+        return "sanitizer build failed: " + err.strip()[-300:]
+    rc, out, err, _, _ = run(["./generic-san"], d, 20 * limits.generic_seconds + 10, log)
+    if rc != 0:
+        summary = [l for l in err.splitlines() if "runtime error" in l or "ERROR:" in l]
+        return "sanitized run failed (%s): %s" % (rc, (summary or [err.strip()[-200:]])[0])
+    if out != generic_out:
+        return "-O0 and -O1 differ: " + first_difference(generic_out, out)
+    return None
+
+
+def write(d, name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
