@@ -93,6 +93,7 @@ void Specializer::propagateOrigin(AbstractValue &Result, ArrayRef<AbstractValue>
 //===-- Instructions -----------------------------------------------------===//
 
 void Specializer::evaluate(Instruction &I) {
+  chargeWork(I);
   switch (I.getOpcode()) {
   case Instruction::Alloca:
     return evaluateAlloca(cast<AllocaInst>(I));

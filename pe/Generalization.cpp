@@ -173,7 +173,7 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
          !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path.back().site))
               ->contains(Succ))
     Path.pop_back();
-  if (!FI.loopWithHeader(Succ) || dynamicHeaders.count(Succ))
+  if (!FI.loopWithHeader(Succ) || dynamicHeaders.count(Succ) || keepEverythingResidual)
     return internContext(Path);
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
@@ -357,6 +357,65 @@ void Specializer::markHeaderDynamic(const BasicBlock *Header, const std::string 
   generalizations.push_back({L->getStartLoc(), Why});
   if (BudgetHit)
     ++budgetHits;
+  throw RestartRequest();
+}
+
+/// Work is what specialization costs in time and memory: each instruction
+/// evaluated, and each abstract value of a block's entry state (every
+/// specialized block copies and keeps one; deep unfolding makes them large).
+void Specializer::chargeWork(const Instruction &I) {
+  ++workByFunction[I.getFunction()];
+  if (++attemptWork > options.maxWork)
+    budgetExhausted("work budget (--max-work=" + std::to_string(options.maxWork) + ")");
+}
+
+void Specializer::chargeStateCopy(const SpecBlock &SB) {
+  uint64_t Values = state.memory.objects.size() + state.memory.dynamicBases.size();
+  for (const FrameState &F : state.frames)
+    Values += F.env.size();
+  for (auto &[Id, O] : state.memory.objects)
+    Values += O.cells.size();
+  workByFunction[SB.original->getParent()] += Values;
+  attemptWork += Values;
+  if (attemptWork > options.maxWork)
+    budgetExhausted("work budget (--max-work=" + std::to_string(options.maxWork) + ")");
+}
+
+/// A budget ran out: keep residual the loop that unrolled most, else the callee
+/// that took most work, else (when all attempts together have worked too long)
+/// every loop and call; then start over. A budget that runs out with everything
+/// already residual is an error.
+void Specializer::budgetExhausted(const std::string &Budget) {
+  bool LastResort = totalWork + attemptWork > 4 * options.maxWork;
+  if (!LastResort && !keepEverythingResidual) {
+    const BasicBlock *Largest = nullptr;
+    unsigned Most = 1;
+    for (auto &[Key, Count] : iterationCounts)
+      if (Count > Most)
+        Most = Count, Largest = Key.second;
+    if (Largest)
+      markHeaderDynamic(Largest, Budget + " hit: loop kept residual", true);
+    const Function *Costliest = nullptr;
+    uint64_t Cost = 0;
+    for (auto &[F, Work] : workByFunction)
+      if (F != &spec && Work > Cost && !callsKeptResidual.count(F))
+        Cost = Work, Costliest = F;
+    if (Costliest) {
+      callsKeptResidual.insert(Costliest);
+      ++budgetHits;
+      generalizations.push_back({Costliest->getEntryBlock().getFirstNonPHI()->getDebugLoc(),
+                                 Budget + " hit: calls to '" + Costliest->getName().str() +
+                                     "' kept residual"});
+      throw RestartRequest();
+    }
+  }
+  DebugLoc SpecLoc = specLocation();
+  if (keepEverythingResidual)
+    throw SpecError(SpecLoc, Budget + " exceeded by '" + spec.getName().str() +
+                                 "' even with every loop and call kept residual; raise it");
+  keepEverythingResidual = true;
+  ++budgetHits;
+  generalizations.push_back({SpecLoc, Budget + " hit: every loop and call kept residual"});
   throw RestartRequest();
 }
 

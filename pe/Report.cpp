@@ -94,6 +94,8 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loops kept residual", N(S.loopsKeptResidual)},
       {"budget hits", N(S.budgetHits)},
       {"specialized blocks", N(S.blocksSpecialized)},
+      {"work: instructions evaluated, all attempts (--max-work per attempt)",
+       std::to_string(S.work)},
   };
 }
 

@@ -104,6 +104,7 @@ SpecializationResult Specializer::collectResult() {
   R.stats.loopsKeptResidual = dynamicHeaders.size();
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
+  R.stats.work = totalWork + attemptWork;
   R.notes = generalizations;
   R.notes.insert(R.notes.end(), notes.begin(), notes.end());
   return R;

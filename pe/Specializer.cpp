@@ -73,13 +73,15 @@ SpecializationResult Specializer::run() {
       break;
     } catch (RestartRequest &) {
       ++restarts;
-      if (restarts > 256)
-        throw SpecError(spec.getSubprogram() ? formatLocation(DILocation::get(
-                                                   ctx, spec.getSubprogram()->getLine(),
-                                                   0, spec.getSubprogram()))
-                                             : "",
-                        "specialization of '" + spec.getName().str() +
-                            "' did not converge after 256 generalizations");
+      totalWork += attemptWork;
+      if (restarts == 256 && !keepEverythingResidual) {
+        keepEverythingResidual = true;
+        generalizations.push_back({specLocation(), "no convergence after 256 generalizations: "
+                                                   "every loop and call kept residual"});
+      } else if (restarts > 256 + 16) {
+        throw SpecError(specLocation(), "internal error: specialization of '" +
+                                            spec.getName().str() + "' does not converge");
+      }
     }
   }
   finalize();
@@ -90,6 +92,11 @@ SpecializationResult Specializer::run() {
   if (verifyFunction(*residual, &OS))
     throw SpecError("", "internal error: specialized code does not verify: " + OS.str());
   return Result;
+}
+
+DebugLoc Specializer::specLocation() const {
+  DISubprogram *SP = spec.getSubprogram();
+  return SP ? DebugLoc(DILocation::get(ctx, SP->getLine(), 0, SP)) : DebugLoc();
 }
 
 void Specializer::reset() {
@@ -116,6 +123,8 @@ void Specializer::reset() {
   worklist.clear();
   residualInstructions = 0;
   processedBlocks = 0;
+  attemptWork = 0;
+  workByFunction.clear();
   notes.clear();
   notedOnce.clear();
 }
@@ -238,6 +247,7 @@ void Specializer::process(SpecBlock &SB) {
 
   current = &SB;
   state = *SB.entry;
+  chargeStateCopy(SB);
   builder.emplace(SB.residual);
   blockEnded = false;
 
@@ -274,23 +284,9 @@ void Specializer::process(SpecBlock &SB) {
       break;
   }
   residualInstructions += SB.stats.instructionsResidual;
-  if (residualInstructions > options.maxGrowth) {
-    // Keep the loop with the most unrolled iterations residual instead.
-    const BasicBlock *Largest = nullptr;
-    unsigned Most = 0;
-    for (auto &[Key, Count] : iterationCounts)
-      if (Count > Most)
-        Most = Count, Largest = Key.second;
-    if (!Largest)
-      throw SpecError(SB.original->getTerminator()->getDebugLoc(),
-                      "code-growth budget exceeded (" + std::to_string(options.maxGrowth) +
-                          " residual instructions) with no loop left to keep residual; "
-                          "raise --max-growth");
-    markHeaderDynamic(Largest,
-                      "code-growth budget (--max-growth=" +
-                          std::to_string(options.maxGrowth) + ") hit: loop kept residual",
-                      true);
-  }
+  if (residualInstructions > options.maxGrowth)
+    budgetExhausted("code-growth budget (--max-growth=" + std::to_string(options.maxGrowth) +
+                    ")");
 }
 
 void Specializer::note(const Instruction &I, const std::string &Message) {

@@ -32,6 +32,13 @@ struct SpecializeOptions {
   /// Unfolded activations of one function on the call stack. Recursion is
   /// unfolded only while its static arguments change, and at most this deep.
   unsigned maxRecursion = 64;
+  /// Work (instructions evaluated plus abstract values copied into the entry
+  /// states of specialized blocks) of one attempt. Past it, the loop
+  /// that unrolled most (or else the function that took most work) is kept
+  /// residual and specialization starts over; once all attempts together have
+  /// done four times this much, every loop and call is kept residual. Each is a
+  /// budget hit with a note.
+  uint64_t maxWork = 2000000;
   /// Called now and then during long runs (blocks specialized so far).
   std::function<void(unsigned Blocks, unsigned Restarts)> progress;
 };
@@ -49,6 +56,7 @@ struct SpecializeStats {
   unsigned budgetHits = 0;
   unsigned blocksSpecialized = 0;
   unsigned restarts = 0;
+  uint64_t work = 0; ///< instructions evaluated by all attempts (the work budget's unit)
 };
 
 /// How often each generic instruction was evaluated away vs left residual.

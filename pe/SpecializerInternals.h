@@ -128,6 +128,11 @@ private:
   std::vector<Note> generalizations; ///< why loops were kept residual
   unsigned restarts = 0;
   unsigned budgetHits = 0;
+  /// Functions whose calls a budget keeps residual.
+  std::set<const Function *> callsKeptResidual;
+  /// The last resort of the budgets: no loop unrolled, no call unfolded.
+  bool keepEverythingResidual = false;
+  uint64_t totalWork = 0; ///< instructions evaluated by earlier attempts
 
   // Per attempt.
   std::vector<Note> notes; ///< constructs kept residual, from the final attempt
@@ -151,6 +156,8 @@ private:
   std::map<unsigned, SpecBlock *> blocksById;
   unsigned residualInstructions = 0;
   unsigned processedBlocks = 0;
+  uint64_t attemptWork = 0; ///< instructions evaluated by this attempt
+  DenseMap<const Function *, uint64_t> workByFunction;
 
   // Current block being specialized.
   SpecBlock *current = nullptr;
@@ -182,6 +189,9 @@ private:
   bool isProgramCounter(const AbstractValue &A) const;
   std::string programCounterKey(const State &Entry, const State &Arriving);
   void markHeaderDynamic(const BasicBlock *Header, const std::string &Why, bool BudgetHit);
+  [[noreturn]] void budgetExhausted(const std::string &Budget);
+  void chargeWork(const Instruction &I);
+  void chargeStateCopy(const SpecBlock &SB);
   void collectGarbage(State &S);
   void normalizeForEntry(State &S);
   static State meetStates(const State &A, const State &B);
@@ -235,6 +245,8 @@ private:
   ObjectId stackObject(const Instruction *Site, unsigned Key, Type *Ty, ConstantInt *Count,
                        Align Alignment);
   void note(const Instruction &I, const std::string &Message);
+  /// The spec function's declaration, for messages about it as a whole.
+  DebugLoc specLocation() const;
   void recordBindingTime(const Instruction &I, bool Residual) {
     current->bindingTimes.emplace_back(&I, Residual);
   }

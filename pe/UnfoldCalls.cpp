@@ -80,6 +80,8 @@ void Specializer::evaluateCall(CallBase &I) {
     else if (Repeats)
       note(I, "recursive call to '" + Callee->getName().str() +
                   "' kept residual: its static arguments repeat an enclosing call's");
+    else if (keepEverythingResidual || callsKeptResidual.count(Callee))
+      note(I, "call to '" + Callee->getName().str() + "' kept residual: budget");
     else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
       note(I, "call to '" + Callee->getName().str() +
                   "' kept residual: recursion/depth bound reached");

@@ -82,6 +82,11 @@ options:
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
+  --max-work N         work (instructions evaluated plus abstract state copied)
+                       of one attempt before the loop that unrolled most, else
+                       the callee that cost most, stays residual; after 4x N in
+                       all, every loop and call does (default 2000000, a few
+                       seconds)
   --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
   --color=auto|always|never   explain: colors in the terminal (default auto)
@@ -187,6 +192,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.optLevel = A[2] - '0';
     } else if (A == "--max-unroll") {
       CL.options.maxUnroll = parseCount(A, Next());
+    } else if (A == "--max-work") {
+      CL.options.maxWork = parseCount(A, Next());
     } else if (A == "--max-growth") {
       CL.options.maxGrowth = parseCount(A, Next());
     } else if (A == "--max-inline-depth") {

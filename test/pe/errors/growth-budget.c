@@ -1,7 +1,8 @@
-// A code-growth budget that no loop can satisfy is an error with a hint.
+// A code-growth budget that cannot be met even with every loop and call kept
+// residual is an error with a hint.
 //
 // RUN: %not %respec specialize %s --max-growth 3 -o %t.o 2>&1 | %FileCheck %s
-// CHECK: error: code-growth budget exceeded (3 residual instructions) with no loop left to keep residual; raise --max-growth
+// CHECK: growth-budget.c:{{[0-9]+}}: error: code-growth budget (--max-growth=3) exceeded by 'f' even with every loop and call kept residual; raise it
 #include <respec/respec.h>
 RESPEC_SPECIALIZE int f(int *p) {
   p[0] = 1;
