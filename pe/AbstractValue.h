@@ -15,7 +15,8 @@
 //   Dynamic           only known at run time: a residual LLVM Value. A dynamic
 //                     pointer may carry a "root + static offset" decomposition so
 //                     that facts stated with respec_assume() about memory behind
-//                     a dynamic pointer can be found again.
+//                     a dynamic pointer can be found again; a dynamic integer may
+//                     have some bits known (a fact about a bit-field).
 //
 // A static value may carry an Origin: the loop header and loop-carried slot it
 // came from, and a programData mark: it was read from known memory (a program,
@@ -61,6 +62,7 @@ struct AbstractValue {
   llvm::Value *residual = nullptr;    ///< Dynamic / ObjectPointerDyn; null = "to be a phi"
   llvm::Value *dynamicRoot = nullptr; ///< Dynamic pointers: root pointer ...
   int64_t dynamicRootOffset = 0;      ///< ... plus this static offset
+  uint64_t knownZero = 0, knownOne = 0; ///< Dynamic integers (<= 64 bits): bits known
   Origin origin;
   /// Read from memory whose contents are known (a program, a table), or
   /// computed from such a value: an interpreter's operands and jump offsets.
@@ -108,7 +110,8 @@ struct AbstractValue {
   bool operator==(const AbstractValue &O) const {
     return kind == O.kind && constant == O.constant && object == O.object &&
            offset == O.offset && residual == O.residual &&
-           dynamicRoot == O.dynamicRoot && dynamicRootOffset == O.dynamicRootOffset;
+           dynamicRoot == O.dynamicRoot && dynamicRootOffset == O.dynamicRootOffset &&
+           knownZero == O.knownZero && knownOne == O.knownOne;
   }
   bool operator!=(const AbstractValue &O) const { return !(*this == O); }
 };

@@ -45,18 +45,25 @@ void Specializer::evaluateAlloca(AllocaInst &I) {
   setValue(I, AbstractValue::pointer(Slot, 0));
 }
 
-std::optional<AbstractValue> Specializer::loadFromCells(const ObjectState &Obj,
-                                                        int64_t Off, Type *Ty) {
-  uint64_t Size = storeSize(Ty);
+/// The cell holding [Off, Off+Size) of Obj, if one does.
+static const Cell *cellCovering(const ObjectState &Obj, int64_t Off, uint64_t Size,
+                                int64_t &Start) {
   auto It = Obj.cells.upper_bound(Off);
   if (It == Obj.cells.begin())
-    return std::nullopt;
+    return nullptr;
   --It;
-  const Cell &C = It->second;
-  int64_t Start = It->first;
-  if (Off + int64_t(Size) > Start + int64_t(C.size))
-    return std::nullopt;
-  if (Start == Off && C.size == Size && !C.value.isDynamic()) {
+  Start = It->first;
+  if (Off + int64_t(Size) > Start + int64_t(It->second.size))
+    return nullptr;
+  return &It->second;
+}
+
+std::optional<AbstractValue> Specializer::loadFromCell(const Cell &C, int64_t Start,
+                                                       int64_t Off, Type *Ty) {
+  uint64_t Size = storeSize(Ty);
+  if (C.partialMask || C.value.isDynamic())
+    return std::nullopt; // a fact about some bits, or a symbolic pointer
+  if (Start == Off && C.size == Size) {
     if (C.value.refersToObject())
       return Ty->isPointerTy() ? std::optional(C.value) : std::nullopt;
     if (C.value.constant->getType() == Ty)
@@ -73,42 +80,64 @@ std::optional<AbstractValue> Specializer::loadFromCells(const ObjectState &Obj,
   return std::nullopt;
 }
 
+std::optional<std::pair<Value *, int64_t>> Specializer::rootOf(const AbstractValue &Addr) {
+  if (!Addr.isDynamic())
+    return std::nullopt;
+  if (Addr.dynamicRoot)
+    return std::make_pair(Addr.dynamicRoot, Addr.dynamicRootOffset);
+  if (Addr.residual)
+    return std::make_pair(Addr.residual, int64_t(0));
+  return std::nullopt;
+}
+
+const Cell *Specializer::trackedCell(const AbstractValue &Addr, uint64_t Size, int64_t &Start,
+                                     int64_t &Off) {
+  const ObjectState *Obj = nullptr;
+  if (Addr.kind == AbstractValue::ObjectPointer) {
+    auto It = state.memory.objects.find(Addr.object);
+    Obj = It != state.memory.objects.end() ? &It->second : nullptr;
+    Off = Addr.offset;
+  } else if (auto Root = rootOf(Addr)) {
+    auto It = state.memory.dynamicBases.find(Root->first);
+    Obj = It != state.memory.dynamicBases.end() ? &It->second : nullptr;
+    Off = Root->second;
+  }
+  return Obj ? cellCovering(*Obj, Off, Size, Start) : nullptr;
+}
+
 void Specializer::evaluateLoad(LoadInst &I) {
   AbstractValue Addr = valueOf(I.getPointerOperand());
+  uint64_t Size = storeSize(I.getType());
   auto Evaluated = [&](AbstractValue V) {
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
     setValue(I, V);
   };
-  if (!I.isVolatile() && I.isUnordered()) {
-    if (Addr.kind == AbstractValue::ObjectPointer) {
-      const ObjectTable::Object &Obj = objects.get(Addr.object);
-      if (objects.isStaticRange(Addr.object, Addr.offset, storeSize(I.getType())))
-        if (Constant *C = ConstantFoldLoadFromConst(Obj.contents, I.getType(),
-                                                    APInt(64, Addr.offset), layout)) {
-          AbstractValue Loaded = fromConstant(C);
-          Loaded.programData = true;
-          return Evaluated(Loaded);
-        }
-      auto It = state.memory.objects.find(Addr.object);
-      if (It != state.memory.objects.end())
-        if (auto V = loadFromCells(It->second, Addr.offset, I.getType()))
-          return Evaluated(*V);
-    } else if (Addr.isDynamic() && Addr.dynamicRoot) {
-      auto It = state.memory.dynamicBases.find(Addr.dynamicRoot);
-      if (It != state.memory.dynamicBases.end())
-        if (auto V = loadFromCells(It->second, Addr.dynamicRootOffset, I.getType()))
-          return Evaluated(*V);
+  if (!I.isVolatile() && I.isUnordered() && Addr.kind == AbstractValue::ObjectPointer &&
+      objects.isStaticRange(Addr.object, Addr.offset, Size))
+    if (Constant *C = ConstantFoldLoadFromConst(objects.get(Addr.object).contents,
+                                                I.getType(), APInt(64, Addr.offset), layout)) {
+      AbstractValue Loaded = fromConstant(C);
+      Loaded.programData = true;
+      return Evaluated(Loaded);
     }
-  }
+  int64_t Start = 0, Off = 0;
+  const Cell *Tracked = trackedCell(Addr, Size, Start, Off);
+  if (Tracked && !I.isVolatile() && I.isUnordered())
+    if (auto V = loadFromCell(*Tracked, Start, Off, I.getType())) {
+      noteFactUse(*Tracked, I);
+      return Evaluated(*V);
+    }
   // A pointer in the loaded bytes that is not forwarded as the pointer its cell
   // records (read as an integer, in part, or from an unknown offset) escapes.
   if (Addr.kind == AbstractValue::ObjectPointer)
-    state.memory.escapeContents(Addr.object, Addr.offset, storeSize(I.getType()));
+    state.memory.escapeContents(Addr.object, Addr.offset, Size);
   else if (Addr.kind == AbstractValue::ObjectPointerDyn)
     state.memory.escapeContents(Addr.object);
   std::vector<AbstractValue> Ops = {Addr};
   emitResidual(I, Ops, /*OperandsEscape=*/false);
+  if (Tracked && Tracked->pinned && Start == Off && Tracked->size == Size)
+    applyFactToResidualLoad(*Tracked, I);
   if (!I.isUnordered())
     state.memory.writeUnknown(nullptr); // acquire: others' writes become visible
 }
@@ -125,9 +154,8 @@ void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
     return Mem.writeSomewhereIn(Addr.object, AccessType);
   case AbstractValue::Constant:
   case AbstractValue::Dynamic:
-    if (Addr.isDynamic() && Addr.dynamicRoot)
-      return Mem.writeBehindRoot(Addr.dynamicRoot, Addr.dynamicRootOffset, Size, Written,
-                                 AccessType);
+    if (auto Root = rootOf(Addr))
+      return Mem.writeBehindRoot(Root->first, Root->second, Size, Written, AccessType);
     if (Written)
       Mem.escapeValue(Written->value);
     return Mem.writeUnknown(AccessType);
@@ -158,77 +186,6 @@ void Specializer::evaluateStore(StoreInst &I) {
   recordWrite(Addr, Size, Written, I.getMetadata(LLVMContext::MD_tbaa));
   if (!I.isUnordered())
     state.memory.writeUnknown(nullptr);
-}
-
-void Specializer::evaluateAssume(CallBase &I) {
-  recordBindingTime(I, false);
-  AbstractValue Cond = valueOf(I.getArgOperand(0));
-  if (Cond.kind == AbstractValue::Constant) {
-    if (Cond.constant->isZeroValue())
-      throw SpecError(I.getDebugLoc(),
-                      "contradiction: this respec_assume() predicate is always false here");
-    return;
-  }
-  // Peel the C front end's `!!(x)` and zero-extensions down to a comparison.
-  Value *V = I.getArgOperand(0);
-  bool Positive = true;
-  for (;;) {
-    auto *Not = dyn_cast<BinaryOperator>(V);
-    if (Not && Not->getOpcode() == Instruction::Xor && isa<ConstantInt>(Not->getOperand(1)) &&
-        cast<ConstantInt>(Not->getOperand(1))->isOne() && Not->getType()->isIntegerTy(1)) {
-      Positive = !Positive;
-      V = Not->getOperand(0);
-    } else if (auto *Ext = dyn_cast<ZExtInst>(V)) {
-      V = Ext->getOperand(0);
-    } else if (auto *Cmp = dyn_cast<ICmpInst>(V);
-               Cmp && Cmp->isEquality() && isa<ConstantInt>(Cmp->getOperand(1)) &&
-               cast<ConstantInt>(Cmp->getOperand(1))->isZero() &&
-               Cmp->getOperand(0)->getType()->getScalarSizeInBits() > 1 &&
-               isa<ZExtInst>(Cmp->getOperand(0))) {
-      if (Cmp->getPredicate() == CmpInst::ICMP_EQ)
-        Positive = !Positive;
-      V = Cmp->getOperand(0);
-    } else {
-      break;
-    }
-  }
-  auto *Cmp = dyn_cast<ICmpInst>(V);
-  bool IsEquality = Cmp && (Cmp->getPredicate() == CmpInst::ICMP_EQ) == Positive &&
-                    Cmp->isEquality();
-  Value *Subject = nullptr;
-  AbstractValue Known;
-  if (IsEquality) {
-    AbstractValue L = valueOf(Cmp->getOperand(0)), R = valueOf(Cmp->getOperand(1));
-    if (R.isStatic() && !L.isStatic())
-      Subject = Cmp->getOperand(0), Known = R;
-    else if (L.isStatic() && !R.isStatic())
-      Subject = Cmp->getOperand(1), Known = L;
-  }
-  if (!Subject)
-    throw SpecError(I.getDebugLoc(),
-                    "respec_assume() cannot use this predicate: write one "
-                    "`expression == constant` per respec_assume() (conjunctions as "
-                    "separate calls)");
-  // The compared SSA value is static from here on ...
-  state.top().env[Subject] = Known;
-  // ... and so is the memory cell it was loaded from.
-  if (auto *Load = dyn_cast<LoadInst>(Subject)) {
-    AbstractValue Addr = valueOf(Load->getPointerOperand());
-    Cell Fact;
-    Fact.size = storeSize(Load->getType());
-    Fact.value = Known;
-    Fact.pinned = true;
-    Fact.accessType = Load->getMetadata(LLVMContext::MD_tbaa);
-    if (Addr.kind == AbstractValue::ObjectPointer) {
-      state.memory.recordFact(state.memory.object(Addr.object), Addr.offset, Fact);
-    } else if (Addr.isDynamic() && (Addr.dynamicRoot || Addr.residual)) {
-      Value *Root = Addr.dynamicRoot ? Addr.dynamicRoot : Addr.residual;
-      state.memory.recordFact(state.memory.dynamicBases[Root], Addr.dynamicRootOffset, Fact);
-    } else {
-      throw SpecError(I.getDebugLoc(), "respec_assume(): the memory this predicate "
-                                       "reads is not reachable by a known pointer");
-    }
-  }
 }
 
 void Specializer::evaluateStaticMemory(CallBase &I) {

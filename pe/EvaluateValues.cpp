@@ -12,6 +12,7 @@
 #include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/Support/KnownBits.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -206,7 +207,79 @@ void Specializer::evaluatePure(Instruction &I) {
           return setValue(I, fromConstant(C));
         }
   }
+  std::optional<KnownBits> Known = knownBitsOfResult(I, Ops);
+  if (Known && Known->isConstant()) {
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    return setValue(I, AbstractValue::of(ConstantInt::get(I.getType(), Known->getConstant())));
+  }
   emitResidual(I, Ops);
+  if (Known) {
+    AbstractValue &Result = state.top().env[&I];
+    Result.knownZero = Known->Zero.getZExtValue();
+    Result.knownOne = Known->One.getZExtValue();
+  }
+}
+
+/// The bits of an integer value that are known: all of a constant's, some of a
+/// dynamic value's (a fact about a bit-field, and what was computed from it).
+static std::optional<KnownBits> knownBitsOf(const AbstractValue &A, Type *Ty) {
+  if (!Ty->isIntegerTy() || Ty->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  unsigned Width = Ty->getIntegerBitWidth();
+  if (A.kind == AbstractValue::Constant)
+    if (auto *CI = dyn_cast<ConstantInt>(A.constant))
+      return KnownBits::makeConstant(CI->getValue());
+  if (A.isDynamic()) {
+    KnownBits K(Width);
+    K.Zero = APInt(Width, A.knownZero);
+    K.One = APInt(Width, A.knownOne);
+    return K;
+  }
+  return std::nullopt;
+}
+
+/// What is known of the bits of I's result when an operand has known bits:
+/// enough, often, to fold the extraction of a bit-field a fact is about.
+std::optional<KnownBits> Specializer::knownBitsOfResult(Instruction &I,
+                                                        ArrayRef<AbstractValue> Ops) {
+  bool AnyPartial = llvm::any_of(
+      Ops, [](const AbstractValue &A) { return A.isDynamic() && (A.knownZero | A.knownOne); });
+  if (!AnyPartial || !I.getType()->isIntegerTy() || I.getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  std::vector<KnownBits> K;
+  for (unsigned N = 0; N < Ops.size(); ++N) {
+    std::optional<KnownBits> Op = knownBitsOf(Ops[N], I.getOperand(N)->getType());
+    if (!Op)
+      return std::nullopt;
+    K.push_back(*Op);
+  }
+  unsigned Width = I.getType()->getIntegerBitWidth();
+  switch (I.getOpcode()) {
+  case Instruction::And:
+    return K[0] & K[1];
+  case Instruction::Or:
+    return K[0] | K[1];
+  case Instruction::Xor:
+    return K[0] ^ K[1];
+  case Instruction::Add:
+  case Instruction::Sub:
+    return KnownBits::computeForAddSub(I.getOpcode() == Instruction::Add, false, K[0], K[1]);
+  case Instruction::Shl:
+    return KnownBits::shl(K[0], K[1]);
+  case Instruction::LShr:
+    return KnownBits::lshr(K[0], K[1]);
+  case Instruction::AShr:
+    return KnownBits::ashr(K[0], K[1]);
+  case Instruction::ZExt:
+    return K[0].zext(Width);
+  case Instruction::SExt:
+    return K[0].sext(Width);
+  case Instruction::Trunc:
+    return K[0].trunc(Width);
+  default:
+    return std::nullopt;
+  }
 }
 
 void Specializer::evaluateCompare(CmpInst &I) {
@@ -250,6 +323,26 @@ void Specializer::evaluateCompare(CmpInst &I) {
     if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer &&
         !objects.get(L.object).isStack() && !objects.get(R.object).isStack())
       return Decide((L.object == R.object && L.offset == R.offset) == Eq);
+  }
+  if (auto KL = knownBitsOf(L, I.getOperand(0)->getType()),
+      KR = knownBitsOf(R, I.getOperand(1)->getType());
+      KL && KR && isa<ICmpInst>(I)) {
+    std::optional<bool> Known;
+    switch (I.getPredicate()) {
+    case CmpInst::ICMP_EQ: Known = KnownBits::eq(*KL, *KR); break;
+    case CmpInst::ICMP_NE: Known = KnownBits::ne(*KL, *KR); break;
+    case CmpInst::ICMP_UGT: Known = KnownBits::ugt(*KL, *KR); break;
+    case CmpInst::ICMP_UGE: Known = KnownBits::uge(*KL, *KR); break;
+    case CmpInst::ICMP_ULT: Known = KnownBits::ult(*KL, *KR); break;
+    case CmpInst::ICMP_ULE: Known = KnownBits::ule(*KL, *KR); break;
+    case CmpInst::ICMP_SGT: Known = KnownBits::sgt(*KL, *KR); break;
+    case CmpInst::ICMP_SGE: Known = KnownBits::sge(*KL, *KR); break;
+    case CmpInst::ICMP_SLT: Known = KnownBits::slt(*KL, *KR); break;
+    case CmpInst::ICMP_SLE: Known = KnownBits::sle(*KL, *KR); break;
+    default: break;
+    }
+    if (Known)
+      return Decide(*Known);
   }
   if (L.isStatic() != R.isStatic()) {
     // A static value decides nothing here: if it was loop-carried, the loop it

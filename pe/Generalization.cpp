@@ -450,7 +450,7 @@ void Specializer::collectGarbage(State &S) {
 /// Entry states hold no residual values from other blocks: those become phis.
 /// Only the residual function's arguments, which dominate everything, stay.
 void Specializer::normalizeForEntry(State &N) {
-  auto Stable = [&](Value *V) { return V && isa<Argument>(V) && cast<Argument>(V)->getParent() == residual; };
+  auto Stable = [&](Value *V) { return V && isStableRoot(V); };
   for (FrameState &F : N.frames)
     for (auto &[V, A] : F.env) {
       if ((A.isDynamic() || A.kind == AbstractValue::ObjectPointerDyn) && !Stable(A.residual))

@@ -23,9 +23,8 @@ bool ObjectState::operator==(const ObjectState &O) const {
   if (escaped != O.escaped || cells.size() != O.cells.size())
     return false;
   for (auto A = cells.begin(), B = O.cells.begin(); A != cells.end(); ++A, ++B)
-    if (A->first != B->first || A->second.size != B->second.size ||
-        A->second.pinned != B->second.pinned || A->second.value != B->second.value ||
-        A->second.accessType != B->second.accessType)
+    if (A->first != B->first || !A->second.sameFact(B->second) ||
+        A->second.value != B->second.value)
       return false;
   return true;
 }
@@ -197,10 +196,15 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
   R.escaped = A.escaped || B.escaped;
   for (auto &[Off, CA] : A.cells) {
     auto It = B.cells.find(Off);
-    if (It != B.cells.end() && CA.size == It->second.size &&
-        CA.value.sameStatic(It->second.value) && CA.accessType == It->second.accessType) {
+    const Cell *CB = It != B.cells.end() ? &It->second : nullptr;
+    bool Same = CB && CA.size == CB->size && CA.partialMask == CB->partialMask &&
+                CA.accessType == CB->accessType &&
+                (CA.value.sameStatic(CB->value) || (CA.value.isDynamic() && CA.value == CB->value));
+    if (Same) {
       Cell C = CA;
-      C.pinned = CA.pinned && It->second.pinned;
+      C.pinned = CA.pinned && CB->pinned;
+      if (C.statedBy != CB->statedBy)
+        C.statedBy = nullptr;
       R.cells.emplace(Off, C);
     } else if (CA.value.refersToObject()) {
       Dropped.insert(CA.value.object);

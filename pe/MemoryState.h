@@ -69,11 +69,22 @@ namespace respec {
 
 struct Cell {
   uint64_t size = 0;
-  AbstractValue value; ///< always static inside a block-entry state
+  /// Static, or for a pointer named by respec_assume() a *symbolic root*:
+  /// Dynamic with no residual value and dynamicRoot naming the memory behind it.
+  AbstractValue value;
   bool pinned = false; ///< stated by respec_assume(): survives writes it cannot alias
   /// Pinned facts: the TBAA access tag of the load the fact is about (null:
   /// any write may alias it).
   const llvm::MDNode *accessType = nullptr;
+  /// Pinned facts about some bits only (a bit-field): those bits of value are
+  /// known; 0 when the whole value is.
+  uint64_t partialMask = 0;
+  const llvm::Instruction *statedBy = nullptr; ///< pinned: the respec_assume() call
+
+  bool sameFact(const Cell &O) const {
+    return size == O.size && pinned == O.pinned && accessType == O.accessType &&
+           partialMask == O.partialMask && statedBy == O.statedBy;
+  }
 };
 
 struct ObjectState {

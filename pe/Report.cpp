@@ -131,6 +131,14 @@ ReportEntry makeReportEntry(const std::string &Function, const SpecializationRes
   E.listings = listings(R);
   for (const Note &N : R.notes)
     E.notes.push_back((N.loc ? formatLocation(N.loc) + ": " : "") + N.message);
+  for (const Assumption &A : R.assumptions) {
+    std::string Line = formatLocation(A.loc) + ": ";
+    if (A.usedAt.empty())
+      Line += "no effect";
+    for (size_t U = 0; U < A.usedAt.size(); ++U)
+      Line += (U ? ", " : "used at ") + formatLocation(A.usedAt[U]);
+    E.assumptions.push_back(Line);
+  }
   return E;
 }
 
@@ -169,6 +177,8 @@ void printTextReport(raw_ostream &OS, const std::vector<ReportEntry> &Entries, b
       OS << "  " << Label << ": " << Value << "\n";
     for (const std::string &N : E.notes)
       OS << "  note: " << N << "\n";
+    for (const std::string &A : E.assumptions)
+      OS << "  assumption: " << A << "\n";
     OS << "\n";
   }
 }
@@ -202,6 +212,8 @@ std::string renderHtmlReport(const std::vector<ReportEntry> &Entries, const std:
     H << "</table>\n";
     for (const std::string &N : E.notes)
       H << "<p class=\"note\">note: " << htmlEscape(N) << "</p>\n";
+    for (const std::string &A : E.assumptions)
+      H << "<p class=\"note\">assumption: " << htmlEscape(A) << "</p>\n";
     for (const FunctionListing &L : Ls) {
       std::vector<std::string> Source = readLines(L.file);
       H << "<div class=\"src\"><div class=\"h\">" << htmlEscape(L.name) << " &mdash; "

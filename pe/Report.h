@@ -36,6 +36,8 @@ struct ReportEntry {
   std::string function;
   SpecializeStats stats;
   std::vector<std::string> notes;         ///< "file:line: message"
+  /// "file:line: lines that used it", one per respec_assume() reached.
+  std::vector<std::string> assumptions;
   std::vector<FunctionListing> listings;
   unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
 };

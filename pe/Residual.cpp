@@ -107,7 +107,47 @@ SpecializationResult Specializer::collectResult() {
   R.stats.work = totalWork + attemptWork;
   R.notes = generalizations;
   R.notes.insert(R.notes.end(), notes.begin(), notes.end());
+  R.assumptions = collectAssumptions();
   return R;
+}
+
+/// Every respec_assume() the live residual code went through, with the source
+/// lines whose values its fact decided.
+std::vector<Assumption> Specializer::collectAssumptions() const {
+  auto Line = [](const DebugLoc &L) {
+    return std::make_pair(L ? L->getFilename().str() : std::string(), L ? L.getLine() : 0u);
+  };
+  std::map<const Instruction *, std::map<std::pair<std::string, unsigned>, DebugLoc>> Uses;
+  std::vector<std::pair<const Instruction *, const Instruction *>> Merges;
+  for (auto &[Key, SB] : blocks) {
+    if (!SB->residual)
+      continue;
+    for (const Instruction *A : SB->assumptions)
+      Uses[A];
+    for (auto [A, User] : SB->factUses)
+      if (User->getDebugLoc())
+        Uses[A].emplace(Line(User->getDebugLoc()), User->getDebugLoc());
+    Merges.insert(Merges.end(), SB->factMerges.begin(), SB->factMerges.end());
+  }
+  // A fact merged into an earlier one about the same cell decides for both.
+  for (unsigned Round = 0; Round < Merges.size(); ++Round)
+    for (auto [Later, Earlier] : Merges) {
+      auto &Into = Uses[Earlier];
+      for (auto &Use : Uses[Later])
+        Into.insert(Use);
+    }
+  std::vector<Assumption> Out;
+  for (auto &[A, Lines] : Uses) {
+    Assumption Entry{A->getDebugLoc(), {}};
+    for (auto &[L, Loc] : Lines)
+      Entry.usedAt.push_back(Loc);
+    Out.push_back(std::move(Entry));
+  }
+  llvm::sort(Out, [&](const Assumption &X, const Assumption &Y) {
+    return std::make_tuple(Line(X.loc), X.loc ? X.loc.getCol() : 0u) <
+           std::make_tuple(Line(Y.loc), Y.loc ? Y.loc.getCol() : 0u);
+  });
+  return Out;
 }
 
 

@@ -125,6 +125,7 @@ void Specializer::reset() {
   processedBlocks = 0;
   attemptWork = 0;
   workByFunction.clear();
+  symbolicRoots.clear();
   notes.clear();
   notedOnce.clear();
 }
@@ -242,6 +243,9 @@ void Specializer::process(SpecBlock &SB) {
   SB.outEdges.clear();
   SB.phis.clear();
   SB.bindingTimes.clear();
+  SB.assumptions.clear();
+  SB.factUses.clear();
+  SB.factMerges.clear();
   SB.stats = SpecializeStats();
   SB.stats.blocksSpecialized = 1;
 

@@ -70,11 +70,19 @@ struct Note {
   std::string message;
 };
 
+/// A respec_assume() the specialization reached, and where its fact decided a
+/// value (a load folded, a bit-field's bits, a use of the compared value).
+struct Assumption {
+  llvm::DebugLoc loc;
+  std::vector<llvm::DebugLoc> usedAt; ///< one per source line; empty: no effect
+};
+
 struct SpecializationResult {
   llvm::Function *residual = nullptr; ///< new function with the spec's signature
   SpecializeStats stats;
   std::map<const llvm::Instruction *, BindingTime> bindingTimes;
   std::vector<Note> notes;            ///< budget hits, constructs kept residual
+  std::vector<Assumption> assumptions; ///< in source order
 };
 
 /// How one parameter of the spec function is bound. At build time all are

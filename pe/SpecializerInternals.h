@@ -20,6 +20,7 @@
 #include "Specializer.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/KnownBits.h"
 #include <optional>
 #include <set>
 
@@ -98,6 +99,12 @@ struct SpecBlock {
   std::vector<OutEdge> outEdges;
   std::vector<PhiSlot> phis;
   std::vector<std::pair<const Instruction *, bool>> bindingTimes; // (inst, residual)
+  /// respec_assume() calls evaluated here, and (call, instruction) pairs: the
+  /// instruction's value was decided by the call's fact.
+  std::vector<const Instruction *> assumptions;
+  std::vector<std::pair<const Instruction *, const Instruction *>> factUses;
+  /// (later, earlier) respec_assume() calls whose facts about one cell merged.
+  std::vector<std::pair<const Instruction *, const Instruction *>> factMerges;
   SpecializeStats stats;
   bool queued = false;
 };
@@ -157,6 +164,9 @@ private:
   unsigned residualInstructions = 0;
   unsigned processedBlocks = 0;
   uint64_t attemptWork = 0; ///< instructions evaluated by this attempt
+  /// Pointers named by respec_assume() chains (a->b in a->b->c == K): the
+  /// generic load that reads each names the memory behind it.
+  std::set<const Value *> symbolicRoots;
   DenseMap<const Function *, uint64_t> workByFunction;
 
   // Current block being specialized.
@@ -170,6 +180,7 @@ private:
   AbstractValue boundArgument(Argument &Formal, Argument &Actual);
   void finalize();
   SpecializationResult collectResult();
+  std::vector<Assumption> collectAssumptions() const;
   void mergeStraightLineBlocks();
 
   // Contexts and blocks.
@@ -211,6 +222,7 @@ private:
   Instruction *emitResidual(Instruction &I, ArrayRef<AbstractValue> Operands,
                             bool OperandsEscape = true);
   void evaluatePure(Instruction &I);
+  std::optional<KnownBits> knownBitsOfResult(Instruction &I, ArrayRef<AbstractValue> Ops);
   void evaluateCompare(CmpInst &I);
   void evaluateGEP(GetElementPtrInst &I);
   void evaluateLoad(LoadInst &I);
@@ -230,8 +242,29 @@ private:
   void evaluateReturn(ReturnInst &I);
   void evaluateBranch(BranchInst &I);
   void evaluateSwitch(SwitchInst &I);
-  std::optional<AbstractValue> loadFromCells(const ObjectState &Obj, int64_t Off,
-                                             Type *Ty);
+  /// A load of Ty at Off from the cell C that starts at Start, if C decides it.
+  std::optional<AbstractValue> loadFromCell(const Cell &C, int64_t Start, int64_t Off,
+                                            Type *Ty);
+  /// The tracked cell holding [Addr, Addr+Size), if any (Start: where it
+  /// begins; Off: Addr's offset in the object or behind its root).
+  /// The memory an address points into, as root + offset, for a dynamic
+  /// address (facts and stores behind dynamic pointers are keyed by root).
+  static std::optional<std::pair<Value *, int64_t>> rootOf(const AbstractValue &Addr);
+  const Cell *trackedCell(const AbstractValue &Addr, uint64_t Size, int64_t &Start,
+                          int64_t &Off);
+  // Assumptions (Assumptions.cpp).
+  void applyFactToResidualLoad(const Cell &Fact, LoadInst &I);
+  void noteFactUse(const Cell &C, const Instruction &User);
+  void noteValueUses(const CallBase &Assume, const Value *V,
+                     const std::set<const Value *> &Predicate);
+  struct FactPlace {
+    std::optional<ObjectId> object; ///< a tracked object, or else ...
+    Value *root = nullptr;          ///< ... the memory behind this root
+    int64_t offset = 0;
+  };
+  std::optional<FactPlace> factPlace(Value *GenericPointer, const CallBase &Assume);
+  void recordFactAt(const FactPlace &Place, const Cell &Fact);
+  bool isStableRoot(const Value *V) const;
   /// The memory effect of a write of Size bytes at Addr (the residual code
   /// already has the write); Written is what is known to be there now.
   void recordWrite(const AbstractValue &Addr, uint64_t Size, std::optional<Cell> Written,

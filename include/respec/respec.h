@@ -68,8 +68,12 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
  *   of code respec cannot see that may write memory. Other code is assumed not to
  *   change it meanwhile. To keep a value fixed across such writes, copy it into a
  *   local of the spec (examples/rpc/rpc_spec.c does this for an array's count).
- *   A predicate respec cannot use is an error; a predicate that is statically false
- *   is reported as a contradiction.
+ *   The field may be narrow (char, short), a bit-field (only the bits that decide
+ *   the comparison become known), volatile (the access stays and yields the
+ *   fact) or reached through a chain of pointers (a->b->c == K). A predicate
+ *   respec cannot use is an error; one that is statically false is reported as a
+ *   contradiction; one that decides nothing is a warning ("assumption had no
+ *   effect", an error with -Werror).
  *
  * respec_static_memory(ptr, nbytes)
  *   Declares that the nbytes at ptr hold their known contents (a global's

@@ -255,6 +255,27 @@ void reportCopiedStatics(const std::vector<CopiedStatic> &Copied, const CommandL
   }
 }
 
+/// Assumptions that decided nothing: warnings, or with -Werror an error (the
+/// last one thrown, so that no output is written).
+void reportIneffectiveAssumptions(const std::vector<Specialized> &Done, const CommandLine &CL) {
+  bool Fatal = llvm::is_contained(CL.inputs.clangFlags, "-Werror");
+  std::vector<const Assumption *> Ineffective;
+  for (const Specialized &S : Done)
+    for (const Assumption &A : S.result.assumptions)
+      if (A.usedAt.empty())
+        Ineffective.push_back(&A);
+  for (size_t I = 0; I < Ineffective.size(); ++I) {
+    std::string Where = formatLocation(Ineffective[I]->loc);
+    std::string Message = "assumption had no effect: nothing the specialized code computes "
+                          "depends on it (what it states is not read after it, or is written "
+                          "before it is read)";
+    if (Fatal && I + 1 == Ineffective.size())
+      throw SpecError(Where, Message);
+    errs() << (Where.empty() ? "respec" : Where) << (Fatal ? ": error: " : ": warning: ")
+           << Message << "\n";
+  }
+}
+
 void printSummary(const std::vector<Specialized> &Done, const std::vector<unsigned> &Sizes,
                   double Seconds) {
   for (auto [S, Size] : llvm::zip(Done, Sizes)) {
@@ -304,6 +325,7 @@ int run(CommandLine &CL) {
   if (CL.command == "explain")
     for (Specialized &S : Done)
       Entries.push_back(makeReportEntry(S.spec->getName().str(), S.result));
+  reportIneffectiveAssumptions(Done, CL);
   installSpecializedBodies(Done);
   if (CL.linkMode == LinkMode::BesideSources)
     reportCopiedStatics(findCopiedMutableStatics(*M, Done, CL.inputs), CL);
