@@ -19,6 +19,7 @@ Everything is recorded in commands.sh in the case directory, so a kept case can 
 rebuilt by hand.
 """
 
+import collections
 import json
 import os
 import re
@@ -131,9 +132,26 @@ def decline_reason(stderr):
             text = m.group(1)
             text = re.sub(r"'[^']*'", "'…'", text)
             text = re.sub(r"\d+", "N", text)
-            return text[:90]
+            return text.split(";")[0][:100]
     lines = [l for l in stderr.splitlines() if l.strip()]
     return (lines[-1][:90] if lines else "no message")
+
+
+def differing_calls(generic, specialized):
+    """Names of the functions whose calls print differently, for drivers that start
+    each call's report with `name(` at the beginning of a line (the alias driver)."""
+    def calls(text):
+        blocks = collections.defaultdict(list)
+        name = None
+        for line in text.splitlines():
+            m = re.match(r"^(\w+)\(", line)
+            if m:
+                name = m.group(1)
+            blocks[name].append(line)
+        return blocks
+    g, s = calls(generic), calls(specialized)
+    return sorted((n for n in set(g) | set(s) if n and g.get(n) != s.get(n)),
+                  key=lambda n: (len(n), n))
 
 
 def first_difference(generic, specialized):
@@ -179,7 +197,7 @@ def _check(d, meta, tools, limits, log):
             return Outcome("skipped", "generator bug: " + ub, "undefined behaviour")
 
     respec = [tools.respec, "specialize", meta["spec"], "-I" + tools.include_dir, "-w"] \
-        + meta["cflags"] + ["-o", "spec.respec.o", "-q"]
+        + meta["cflags"] + meta.get("respec_options", []) + ["-o", "spec.respec.o", "-q"]
     wait_for(tools.respec)
     rc, _, err, respec_secs, peak = run(respec, d, limits.respec_seconds, log,
                                         limits.respec_bytes)
@@ -206,11 +224,23 @@ def _check(d, meta, tools, limits, log):
     rc, spec_out, err, _, _ = run(["./specialized"], d, limits.specialized_seconds, log)
     write(d, "specialized.out", spec_out)
     if rc is None:
-        what = "specialized run > %g s" % limits.specialized_seconds
+        # Slow residual code, or a long loop that the -O1 generic build folds away
+        # (Csmith writes those): the -O0 generic build tells which.
+        rc, _, _, _, _ = run(cc + ["-O0"] + sources + ["-o", "generic-O0"], d, 120, log)
+        rc, _, _, secs, _ = run(["./generic-O0"], d, limits.specialized_seconds, log)
+        if rc is None:
+            return Outcome("skipped", "generic -O0 run > %g s" % limits.specialized_seconds,
+                           "generic -O0 run > %g s" % limits.specialized_seconds,
+                           respec_secs, peak)
+        what = "specialized run > %g s (generic -O0: %.1f s)" % (limits.specialized_seconds,
+                                                                secs)
     elif rc != 0:
         what = "specialized run failed (%s) after %d lines" % (rc, len(spec_out.splitlines()))
     elif spec_out != generic_out:
         what = first_difference(generic_out, spec_out)
+        names = differing_calls(generic_out, spec_out)
+        if names:
+            what = "%s differ; first at %s" % (" ".join(names), what)
     else:
         return Outcome("pass", respec_seconds=respec_secs, respec_peak=peak)
     if meta["ub_check"] == "on-mismatch":
@@ -227,6 +257,8 @@ def sanitizer_check(d, cc, sources, generic_out, limits, log):
     if rc != 0:
         return "sanitizer build failed: " + err.strip()[-300:]
     rc, out, err, _, _ = run(["./generic-san"], d, 20 * limits.generic_seconds + 10, log)
+    if rc is None:
+        return None  # slow, which says nothing about undefined behaviour
     if rc != 0:
         summary = [l for l in err.splitlines() if "runtime error" in l or "ERROR:" in l]
         return "sanitized run failed (%s): %s" % (rc, (summary or [err.strip()[-200:]])[0])
