@@ -10,6 +10,7 @@ generic source is duplicated by the specialized object) into
     {
         <every mutable global re-initialized from a constant copy>  -- static
         g_53[2][0] = d0; g_139.f5 = d1; ...                         -- dynamic
+        g_112 = (d2 & 1u) ? &g_113 : &g_47;                         -- dynamic pointer
         crc32_context = 0xFFFFFFFF; crc32_gentab();
         func_1();
         <Csmith's own checksum over the globals>
@@ -17,7 +18,7 @@ generic source is duplicated by the specialized object) into
     }
 
 The re-initialization stores make the globals respec sees static (a store of a
-constant), except the randomly chosen integer cells set from parameters, so both
+constant), except the randomly chosen cells set from parameters, so both
 evaluation and residualization are exercised; it also resets the globals, so the
 driver calls run() once per input vector in one process. Each parameter has the
 type of the cell it sets, so small-integer argument extension is exercised too.
@@ -90,9 +91,25 @@ def parse_structs(lines):
 
 
 def dynamic_slots(globals_, structs, rng):
-    """Every integer cell a parameter may set: (lvalue, C type of the parameter).
-    Of an array, two random elements are candidates (a cell may repeat)."""
+    """Every cell a parameter may set: (lvalue, C type of the parameter, what is
+    assigned with {d} for the parameter). Integer cells take the parameter's value;
+    of an array, two random elements are candidates (a cell may repeat). Pointer
+    globals (one level, initialized with an address or null) take their initializer
+    or the address of another mutable object of the pointed-to type, as the
+    parameter's low bit says: a dynamic pointer, into static memory, that stays
+    valid wherever Csmith dereferences it."""
     slots = []
+    for g in globals_:
+        m = re.fullmatch(r"(?:const\s+)?(?P<base>[\w ]+?)\s*\*", g.type)
+        if g.is_const_object or g.dims or not m or not g.init:
+            continue
+        if not (g.init.startswith("&") or g.init == "(void*)0"):
+            continue
+        targets = [t for t in globals_ if t.type == m.group("base") and t.init is not None]
+        if targets:
+            t = rng.choice(targets)
+            alternative = "&" + t.name + "".join("[%d]" % rng.randrange(d) for d in t.dims)
+            slots.append((g.name, "uint8_t", "({d} & 1u) ? %s : %s" % (g.init, alternative)))
     for g in globals_:
         if g.is_const_object or g.init is None:
             continue
@@ -101,14 +118,14 @@ def dynamic_slots(globals_, structs, rng):
             cell = g.name + "".join("[%d]" % i for i in index)
             t = g.integer_type
             if t:
-                slots.append((cell, param_type(t)))
+                slots.append((cell, param_type(t), "{d}"))
                 continue
             m = re.fullmatch(r"struct\s+(S\d+)", g.type)
             if not m:
                 continue
             for ftype, fname, bits in structs.get(m.group(1), []):
                 if ftype in INTEGER_TYPES:  # neither const nor a nested aggregate
-                    slots.append(("%s.%s" % (cell, fname), param_type(ftype)))
+                    slots.append(("%s.%s" % (cell, fname), param_type(ftype), "{d}"))
     return slots
 
 
@@ -132,10 +149,10 @@ TYPE_RANGES = {
 def random_value(rng, ctype):
     """A value of ctype: often a corner (0, 1, -1, a limit), small, or anywhere."""
     lo, hi = TYPE_RANGES[ctype]
-    kind = rng.randrange(6)
+    kind = rng.randrange(6)  # mostly small: Csmith's loops may count from a global
     if kind == 0:
         v = rng.choice([0, 1, -1, lo, hi])
-    elif kind in (1, 2):
+    elif kind in (1, 2, 3):
         v = rng.randint(-16, 16)
     else:
         v = rng.randint(lo, hi)
@@ -176,7 +193,7 @@ def generate(csmith_source, rng, inputs_per_program):
     rng.shuffle(chosen)
     chosen = chosen[:8]
 
-    params = ", ".join("%s d%d" % (t, i) for i, (_, t) in enumerate(chosen)) or "void"
+    params = ", ".join("%s d%d" % (t, i) for i, (_, t, _) in enumerate(chosen)) or "void"
     reinit = []
     for g in globals_:
         if g.is_const_object or g.init is None:
@@ -187,7 +204,8 @@ def generate(csmith_source, rng, inputs_per_program):
             reinit.append("    { static const __typeof__(%s) init = %s;\n"
                           "      memcpy(&%s, &init, sizeof %s); }"
                           % (g.name, g.init, g.name, g.name))
-    assigns = ["    %s = d%d;" % (cell, i) for i, (cell, _) in enumerate(chosen)]
+    assigns = ["    %s = %s;" % (cell, rhs.format(d="d%d" % i))
+               for i, (cell, _, rhs) in enumerate(chosen)]
 
     # Csmith's main becomes run(): same locals and checksum, our prologue, no print.
     body = lines[main_at + 1:]
@@ -212,14 +230,14 @@ def generate(csmith_source, rng, inputs_per_program):
         ["#include <respec/respec.h>"] + lines[:main_at]
         + ["RESPEC_SPECIALIZE uint32_t run(%s)" % params] + out_body) + "\n"
 
-    vectors = [[random_value(rng, t) for _, t in chosen] for _ in range(inputs_per_program)]
+    vectors = [[random_value(rng, t) for _, t, _ in chosen] for _ in range(inputs_per_program)]
     driver = ["/* Calls the spec's run() on each input vector and prints its checksum. */",
               "#include <stdint.h>", "#include <stdio.h>",
               "uint32_t run(%s);" % params, "int main(void)", "{"]
     for n, vec in enumerate(vectors):
-        args = ", ".join("(%s)%s" % (t, c_literal(v, t)) for v, (_, t) in zip(vec, chosen))
+        args = ", ".join("(%s)%s" % (t, c_literal(v, t)) for v, (_, t, _) in zip(vec, chosen))
         driver.append('    printf("input %d: checksum %%08X\\n", (unsigned)run(%s));' % (n, args))
     driver += ["    return 0;", "}"]
     description = "%d globals, %d dynamic cells of %d candidates: %s" % (
-        len(globals_), len(chosen), len(slots), " ".join(c for c, _ in chosen) or "-")
+        len(globals_), len(chosen), len(slots), " ".join(c for c, _, _ in chosen) or "-")
     return spec, "\n".join(driver) + "\n", description
