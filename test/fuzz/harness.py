@@ -3,7 +3,8 @@
 A case is a directory holding
     spec.c     the spec (RESPEC_SPECIALIZE functions), given to respec
     driver.c   main(): calls the spec functions on its inputs and prints results
-    other *.c  generic translation units linked into both builds, NOT given to respec
+    other *.c  generic translation units linked into both builds; given to respec
+               too when case.json lists them in respec_sources (lib.c), else not (ext.c)
     case.json  what the above are and the flags they take (written by write_case)
 
 check() runs, in order:
@@ -69,10 +70,12 @@ class Outcome:
         return self.status in self.FAILURES
 
 
-def write_case(directory, spec, driver, others=(), cflags=(), ub_check="always",
-               description=""):
-    """Writes case.json; the sources are already in `directory`."""
+def write_case(directory, spec, driver, others=(), respec_sources=(), cflags=(),
+               ub_check="always", description=""):
+    """Writes case.json; the sources are already in `directory`. `others` are linked
+    into both builds; those of them in `respec_sources` are also given to respec."""
     meta = {"spec": spec, "driver": driver, "others": list(others),
+            "respec_sources": list(respec_sources),
             "cflags": list(cflags), "ub_check": ub_check, "description": description}
     with open(os.path.join(directory, "case.json"), "w") as f:
         json.dump(meta, f, indent=1)
@@ -84,7 +87,7 @@ def run(cmd, cwd, timeout, log=None, max_rss=None):
     process's resident memory passes max_rss bytes. Returns (returncode, stdout,
     stderr, seconds, peak resident bytes); returncode is None when killed."""
     if log is not None:
-        log.append("(cd %s && %s)" % (shlex.quote(cwd), " ".join(map(shlex.quote, cmd))))
+        log.append(" ".join(map(shlex.quote, cmd)))
     start = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
@@ -165,7 +168,8 @@ def first_difference(generic, specialized):
 
 
 def check(directory, meta, tools, limits):
-    log = ["#!/bin/sh", "# How this case was built and run by test/fuzz/campaign.", "set -x"]
+    log = ["#!/bin/sh", "# How this case was built and run by test/fuzz/campaign.",
+           'cd "$(dirname "$0")"', "set -x"]
     try:
         return _check(directory, meta, tools, limits, log)
     finally:
@@ -196,7 +200,8 @@ def _check(d, meta, tools, limits, log):
         if ub:
             return Outcome("skipped", "generator bug: " + ub, "undefined behaviour")
 
-    respec = [tools.respec, "specialize", meta["spec"], "-I" + tools.include_dir, "-w"] \
+    respec = [tools.respec, "specialize", meta["spec"]] + meta.get("respec_sources", []) \
+        + ["-I" + tools.include_dir, "-w"] \
         + meta["cflags"] + meta.get("respec_options", []) + ["-o", "spec.respec.o", "-q"]
     wait_for(tools.respec)
     rc, _, err, respec_secs, peak = run(respec, d, limits.respec_seconds, log,
