@@ -107,6 +107,15 @@ std::optional<Specializer::FactPlace> Specializer::factPlace(Value *GenericPoint
   std::optional<FactPlace> Parent = factPlace(PointerLoad->getPointerOperand(), Assume);
   if (!Parent)
     return std::nullopt;
+  // Stated again (an assumption in a loop): the name now means the pointer
+  // read here; what was known behind an earlier one is no longer found by it.
+  if (auto Old = state.memory.dynamicBases.find(PointerLoad);
+      Old != state.memory.dynamicBases.end())
+    state.memory.dynamicBases.erase(Old);
+  for (FrameState &F : state.frames)
+    for (auto &[V, Value] : F.env)
+      if (Value.dynamicRoot == PointerLoad)
+        Value.dynamicRoot = nullptr, Value.dynamicRootOffset = 0;
   symbolicRoots.insert(PointerLoad);
   Cell Pointer;
   Pointer.size = storeSize(PointerLoad->getType());
