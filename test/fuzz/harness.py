@@ -33,9 +33,11 @@ import time
 SANITIZE = ["-O0", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
             "-fno-omit-frame-pointer"]
 # Warnings that mean a (reduced) program reads what it never wrote or lost a type.
+# The first four hold for Csmith's programs too.
 STRICT_WARNINGS = ["-Werror=uninitialized", "-Werror=sometimes-uninitialized",
-                   "-Werror=return-type", "-Werror=implicit-function-declaration",
-                   "-Werror=int-conversion", "-Werror=incompatible-pointer-types"]
+                   "-Werror=return-type", "-Werror=format",
+                   "-Werror=implicit-function-declaration", "-Werror=int-conversion",
+                   "-Werror=incompatible-pointer-types"]
 
 
 class Tools:
