@@ -25,6 +25,8 @@ only after it was captured in the same call on every path. The campaign checks t
 promise with ASan+UBSan on every program; a report there is a bug of this file.
 """
 
+import re
+
 COMMON_H = r"""/* Types shared by the spec, the other translation unit and the driver. */
 #pragma once
 #include <stdint.h>
@@ -640,7 +642,7 @@ class Function:
 
 
 def uses(text, names):
-    import re
+    """Which of `names` the C text mentions as identifiers of their own."""
     found = set()
     for n in names:
         if re.search(r"(?<![\w.>])%s\b" % re.escape(n), text):
