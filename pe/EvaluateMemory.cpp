@@ -1,9 +1,9 @@
 //===- EvaluateMemory.cpp - Loads, stores and facts on partially-static memory ---===//
 //
-// Stack slots, loads, stores, memcpy/memset and the two spec builtins that
-// state facts about memory (respec_assume, respec_static_memory), evaluated on
-// the MemoryState. Every write keeps the escape rule (MemoryState.h): a pointer
-// that leaves precisely tracked memory marks its object escaped.
+// Stack slots, loads, stores, memcpy/memset and respec_static_memory(),
+// evaluated on the MemoryState (respec_assume() is in Assumptions.cpp). Every
+// write keeps the escape rule (MemoryState.h): a pointer that leaves precisely
+// tracked memory marks its object escaped.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"

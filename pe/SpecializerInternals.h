@@ -5,10 +5,13 @@
 // file:
 //   Specializer.cpp     the worklist: contexts, specialized blocks, restarts
 //   EvaluateValues.cpp  abstract values: fold or residualize an instruction
-//   EvaluateMemory.cpp  partially-static memory: loads, stores, memcpy, facts
+//   EvaluateMemory.cpp  partially-static memory: loads, stores, memcpy
+//   Assumptions.cpp     respec_assume(): facts, known bits, symbolic roots
 //   UnfoldCalls.cpp     calls: unfold, devirtualize, residual calls, recursion
-//   Generalization.cpp  control: branches, loop iterations, generalization, meets
-//   Residual.cpp        the residual function: phis, clean-up, statistics
+//   Generalization.cpp  control: branches, loop iterations, generalization,
+//                       meets, and the budgets (work, growth, unrolling)
+//   Residual.cpp        the residual function: phis, clean-up, statistics,
+//                       the assumptions report
 // The escape rule the memory files rely on is in MemoryState.h.
 //
 //===----------------------------------------------------------------------===//
