@@ -243,37 +243,42 @@ std::string copiedStaticMessage(const CopiedStatic &C, const CommandLine &CL) {
          " instead of " + C.file + " and pass --replaces-sources";
 }
 
-/// specialize: an error for each copied static (the last one thrown);
-/// explain: a warning for each.
-void reportCopiedStatics(const std::vector<CopiedStatic> &Copied, const CommandLine &CL) {
-  bool Fatal = CL.command == "specialize";
-  for (size_t I = 0; I < Copied.size(); ++I) {
-    if (Fatal && I + 1 == Copied.size())
-      throw SpecError(Copied[I].where, copiedStaticMessage(Copied[I], CL));
-    errs() << Copied[I].where << (Fatal ? ": error: " : ": warning: ")
-           << copiedStaticMessage(Copied[I], CL) << "\n";
+/// A problem found in the input, at a place in the user's sources.
+struct Finding {
+  std::string where, message;
+};
+
+/// Each finding as a warning, or when Fatal as an error: all printed, the last
+/// one thrown, so that no output is written.
+void reportFindings(const std::vector<Finding> &Findings, bool Fatal) {
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const Finding &F = Findings[I];
+    if (Fatal && I + 1 == Findings.size())
+      throw SpecError(F.where, F.message);
+    errs() << (F.where.empty() ? "respec" : F.where) << (Fatal ? ": error: " : ": warning: ")
+           << F.message << "\n";
   }
 }
 
-/// Assumptions that decided nothing: warnings, or with -Werror an error (the
-/// last one thrown, so that no output is written).
+/// specialize: an error for each copied static; explain: a warning for each.
+void reportCopiedStatics(const std::vector<CopiedStatic> &Copied, const CommandLine &CL) {
+  std::vector<Finding> Findings;
+  for (const CopiedStatic &C : Copied)
+    Findings.push_back({C.where, copiedStaticMessage(C, CL)});
+  reportFindings(Findings, CL.command == "specialize");
+}
+
+/// Assumptions that decided nothing: warnings, or with -Werror errors.
 void reportIneffectiveAssumptions(const std::vector<Specialized> &Done, const CommandLine &CL) {
-  bool Fatal = llvm::is_contained(CL.inputs.clangFlags, "-Werror");
-  std::vector<const Assumption *> Ineffective;
+  std::vector<Finding> Findings;
   for (const Specialized &S : Done)
     for (const Assumption &A : S.result.assumptions)
       if (A.usedAt.empty())
-        Ineffective.push_back(&A);
-  for (size_t I = 0; I < Ineffective.size(); ++I) {
-    std::string Where = formatLocation(Ineffective[I]->loc);
-    std::string Message = "assumption had no effect: nothing the specialized code computes "
-                          "depends on it (what it states is not read after it, or is written "
-                          "before it is read)";
-    if (Fatal && I + 1 == Ineffective.size())
-      throw SpecError(Where, Message);
-    errs() << (Where.empty() ? "respec" : Where) << (Fatal ? ": error: " : ": warning: ")
-           << Message << "\n";
-  }
+        Findings.push_back({formatLocation(A.loc),
+                            "assumption had no effect: nothing the specialized code computes "
+                            "depends on it (what it states is not read after it, or is "
+                            "written before it is read)"});
+  reportFindings(Findings, llvm::is_contained(CL.inputs.clangFlags, "-Werror"));
 }
 
 void printSummary(const std::vector<Specialized> &Done, const std::vector<unsigned> &Sizes,
