@@ -119,6 +119,7 @@ void Specializer::evaluateLoad(LoadInst &I) {
                                                 I.getType(), APInt(64, Addr.offset), layout)) {
       AbstractValue Loaded = fromConstant(C);
       Loaded.programData = true;
+      noteProgramCounter(Addr);
       return Evaluated(Loaded);
     }
   int64_t Start = 0, Off = 0;

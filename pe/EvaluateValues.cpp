@@ -375,7 +375,11 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
   }
   if (StaticIndices && Base.kind == AbstractValue::ObjectPointer) {
     AbstractValue R = AbstractValue::pointer(Base.object, Base.offset + Delta);
-    propagateOrigin(R, Ops);
+    // An address comes from its indices before its base: `prog[pc]` is where
+    // the program counter pc points (see noteProgramCounter).
+    std::vector<AbstractValue> IndicesFirst(Ops.begin() + 1, Ops.end());
+    IndicesFirst.push_back(Base);
+    propagateOrigin(R, IndicesFirst);
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
     return setValue(I, R);

@@ -5,6 +5,13 @@
 // program data), generalization of loops under dynamic control, and the meet of
 // two states reaching one block. The algorithm is described in Specializer.cpp.
 //
+// The generalization policy, per loop site (a loop header in one call context):
+// Unrolled (an iteration per static state) -> KeyedOnProgramData (an iteration
+// per value of the program counters, the slots through which the loop read
+// static memory; other values meet) -> Residual (every value meets). Program
+// counters and the slots that decide an interpreted program's jumps are learned
+// while unrolling (noteProgramCounter, noteProgramControl) and survive restarts.
+//
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
 #include "Diagnostics.h"
@@ -83,6 +90,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
   noteDynamicLoopTest({I.getSuccessor(0), I.getSuccessor(1)});
+  noteProgramControl(I.getCondition(), {I.getSuccessor(0), I.getSuccessor(1)});
   BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
   BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
   builder->CreateCondBr(Residual, Taken, NotTaken)->setDebugLoc(I.getDebugLoc());
@@ -155,6 +163,22 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
   return T.residual;
 }
 
+LoopSite Specializer::loopSite(const ContextPath &Path, const BasicBlock *Header) const {
+  LoopSite Site;
+  Site.header = Header;
+  for (const ContextElement &E : Path)
+    if (E.kind == ContextElement::Call)
+      Site.calls.push_back(E.site);
+  return Site;
+}
+
+LoopMode Specializer::loopMode(const LoopSite &Site) const {
+  if (keepEverythingResidual)
+    return LoopMode::Residual;
+  auto It = loopModes.find(Site);
+  return It == loopModes.end() ? LoopMode::Unrolled : It->second;
+}
+
 unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   ContextPath Path = contexts[current->context];
   const FunctionInfo &FI = info.get(Succ->getParent());
@@ -173,7 +197,11 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
          !FI.loops->getLoopFor(static_cast<const BasicBlock *>(Path.back().site))
               ->contains(Succ))
     Path.pop_back();
-  if (!FI.loopWithHeader(Succ) || dynamicHeaders.count(Succ) || keepEverythingResidual)
+  if (!FI.loopWithHeader(Succ))
+    return internContext(Path);
+  LoopSite Site = loopSite(Path, Succ);
+  LoopMode Mode = loopMode(Site);
+  if (Mode == LoopMode::Residual)
     return internContext(Path);
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
@@ -181,24 +209,27 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   bool DynamicTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
-    checkTaintedSlots(Succ, Iteration, Out);
+    if (Mode == LoopMode::Unrolled)
+      checkTaintedSlots(Site, Iteration, Out);
     DynamicTest = iterationsWithDynamicTest.count(Iteration);
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
-  auto [It, New] = iterationIds.try_emplace({Parent, Succ, iterationKey(Out)}, 0);
+  if (Mode == LoopMode::Unrolled)
+    checkProgramControl(Site, Parent, Out);
+  std::string Key = Mode == LoopMode::Unrolled ? iterationKey(Out)
+                                               : slotsKey(programCounterSlots[Succ], Out);
+  auto [It, New] = iterationIds.try_emplace({Parent, Succ, Key}, 0);
   if (New && DynamicTest)
-    markHeaderDynamic(Succ, "loop under dynamic control (its test depends on run-time data "
-                            "while its static state keeps changing): kept residual",
-                      false);
+    generalize(Site, "loop under dynamic control (its test depends on run-time data "
+                     "while its static state keeps changing)",
+               false);
   if (New) {
     unsigned &Count = iterationCounts[{Parent, Succ}];
     It->second = Count++;
     if (Count > options.maxUnroll)
-      markHeaderDynamic(Succ,
-                        "unrolling budget (--max-unroll=" + std::to_string(options.maxUnroll) +
-                            ") hit: loop kept residual",
-                        true);
+      generalize(Site, "unrolling budget (--max-unroll=" + std::to_string(options.maxUnroll) + ") hit",
+                 true);
   }
   Path.push_back({ContextElement::Loop, Succ, It->second});
   return internContext(Path);
@@ -252,36 +283,67 @@ std::string Specializer::iterationKey(const State &S) {
   return OS.str();
 }
 
-void Specializer::checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
+/// The value of a loop-carried slot in S: an SSA value of the top frame, or a
+/// tracked memory cell (SlotId::base is then the object's id plus one).
+static const AbstractValue *slotValue(const State &S, const SlotId &Slot) {
+  auto Var = S.frames.back().env.find(static_cast<Value *>(const_cast<void *>(Slot.base)));
+  if (Var != S.frames.back().env.end())
+    return &Var->second;
+  auto Obj = S.memory.objects.find(ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1));
+  if (Obj == S.memory.objects.end())
+    return nullptr;
+  auto C = Obj->second.cells.find(Slot.offset);
+  return C == Obj->second.cells.end() ? nullptr : &C->second.value;
+}
+
+std::string Specializer::slotsKey(const std::set<SlotId> &Slots, const State &S) const {
+  std::string Key;
+  raw_string_ostream OS(Key);
+  for (const SlotId &Slot : Slots) {
+    const AbstractValue *A = slotValue(S, Slot);
+    if (!A || !A->isStatic())
+      OS << 'D';
+    else if (A->kind == AbstractValue::Constant)
+      OS << 'C' << static_cast<const void *>(A->constant);
+    else
+      OS << 'P' << A->object << '+' << A->offset;
+    OS << ';';
+  }
+  return OS.str();
+}
+
+void Specializer::checkTaintedSlots(const LoopSite &Site, unsigned IterationContext,
                                     const State &Out) {
-  auto Tainted = taintedSlots.find(Header);
+  auto Tainted = taintedSlots.find(Site.header);
   if (Tainted == taintedSlots.end())
     return;
-  auto Found = blocks.find({const_cast<BasicBlock *>(Header), IterationContext});
+  auto Found = blocks.find({const_cast<BasicBlock *>(Site.header), IterationContext});
   if (Found == blocks.end() || !Found->second->entry)
     return;
   const State &Entry = *Found->second->entry;
   for (const SlotId &Slot : Tainted->second) {
-    bool Changed;
-    auto Var = Entry.frames.back().env.find(static_cast<Value *>(const_cast<void *>(Slot.base)));
-    if (Var != Entry.frames.back().env.end()) {
-      auto Now = Out.frames.back().env.find(Var->first);
-      Changed = Now == Out.frames.back().env.end() || !Now->second.sameStatic(Var->second);
-    } else {
-      ObjectId Id = ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1);
-      auto Before = Entry.memory.objects.find(Id), After = Out.memory.objects.find(Id);
-      auto CellAt = [&](auto It, const MemoryState &M) -> const Cell * {
-        if (It == M.objects.end())
-          return nullptr;
-        auto C = It->second.cells.find(Slot.offset);
-        return C == It->second.cells.end() ? nullptr : &C->second;
-      };
-      const Cell *B = CellAt(Before, Entry.memory), *A = CellAt(After, Out.memory);
-      Changed = B && (!A || !A->value.sameStatic(B->value));
-    }
-    if (Changed)
-      markHeaderDynamic(Header, "loop under dynamic control: kept residual", false);
+    const AbstractValue *Before = slotValue(Entry, Slot), *After = slotValue(Out, Slot);
+    if (Before && (!After || !After->sameStatic(*Before)))
+      generalize(Site, "loop under dynamic control", false);
   }
+}
+
+/// An interpreter's loop runs one instruction per iteration; the interpreted
+/// program's own loops show as program counters seen again. Seen again with a
+/// different value in a slot that the program compares with dynamic data to
+/// decide where to go next (programControlSlots), the interpreted loop is
+/// under dynamic control: unrolling it would never end.
+void Specializer::checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out) {
+  auto Control = programControlSlots.find(Site.header);
+  auto Counters = programCounterSlots.find(Site.header);
+  if (Control == programControlSlots.end() || Counters == programCounterSlots.end())
+    return;
+  std::string Values = slotsKey(Control->second, Out);
+  auto [It, New] = programControlSeen.try_emplace(
+      {Parent, Site.header, slotsKey(Counters->second, Out)}, Values);
+  if (!New && It->second != Values)
+    generalize(Site, "the interpreted program loops under dynamic control", false);
+  It->second = Values;
 }
 
 /// Called for a residual conditional branch: if it is the loop's own test (see
@@ -304,6 +366,37 @@ void Specializer::noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors) {
   }
   if (!Path.empty())
     iterationsWithDynamicTest.insert(internContext(Path));
+}
+
+/// Called for a residual conditional branch: a static loop-carried value
+/// compared with dynamic data, where every way stays in the loop, decides where
+/// the loop goes next (an interpreter running a conditional jump of its
+/// program); checkProgramControl watches that value.
+void Specializer::noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors) {
+  while (auto *Cast = dyn_cast<CastInst>(Condition))
+    Condition = Cast->getOperand(0);
+  auto *Compare = dyn_cast<CmpInst>(Condition);
+  if (!Compare)
+    return;
+  const FunctionInfo &FI = info.get(current->original->getParent());
+  const auto &Env = state.top().env;
+  for (Value *Operand : Compare->operands()) {
+    auto It = Env.find(Operand);
+    if (It == Env.end() || !It->second.isStatic() || !It->second.origin)
+      continue;
+    const Origin &From = It->second.origin;
+    const Loop *L = FI.loopWithHeader(From.header);
+    if (L && L->contains(current->original) &&
+        llvm::all_of(Successors, [&](BasicBlock *S) { return L->contains(S); }))
+      programControlSlots[From.header].insert(From.slot);
+  }
+}
+
+/// Called for a load from static memory: a loop-carried value in its address
+/// is a program counter of that loop (an interpreter's pc, a format pointer).
+void Specializer::noteProgramCounter(const AbstractValue &Address) {
+  if (Address.origin && Address.origin.header->getParent() == current->original->getParent())
+    programCounterSlots[Address.origin.header].insert(Address.origin.slot);
 }
 
 /// Program data: a static pointer into memory whose contents are known (an
@@ -350,11 +443,24 @@ std::string Specializer::programCounterKey(const State &Entry, const State &Arri
   return OS.str();
 }
 
-void Specializer::markHeaderDynamic(const BasicBlock *Header, const std::string &Why,
-                                    bool BudgetHit) {
-  dynamicHeaders.insert(Header);
-  const Loop *L = info.get(Header->getParent()).loopWithHeader(Header);
-  generalizations.push_back({L->getStartLoc(), Why});
+/// Generalizes a loop site one step and starts over. A loop that read static
+/// memory through loop-carried values (an interpreter's program counter, a
+/// format or pattern pointer) is first keyed on those alone: the residual code
+/// gets one block per program point and loops where the interpreted program
+/// loops, while the values that keep changing (the interpreted program's
+/// counters and data) widen. Otherwise, or if that still does not converge, the
+/// loop is kept residual: one context, every changing value widens.
+void Specializer::generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit) {
+  LoopMode &Mode = loopModes[Site];
+  bool HasProgramCounter = programCounterSlots.count(Site.header);
+  Mode = Mode == LoopMode::Unrolled && HasProgramCounter ? LoopMode::KeyedOnProgramData
+                                                         : LoopMode::Residual;
+  const Loop *L = info.get(Site.header->getParent()).loopWithHeader(Site.header);
+  generalizations.push_back(
+      {L->getStartLoc(), Why + (Mode == LoopMode::Residual
+                                    ? ": loop kept residual"
+                                    : ": loop keyed on its program counter (one residual block "
+                                      "per program point, other loop-carried values widened)")});
   if (BudgetHit)
     ++budgetHits;
   throw RestartRequest();
@@ -389,12 +495,12 @@ void Specializer::budgetExhausted(const std::string &Budget) {
   bool LastResort = totalWork + attemptWork > 4 * options.maxWork;
   if (!LastResort && !keepEverythingResidual) {
     const BasicBlock *Largest = nullptr;
-    unsigned Most = 1;
+    unsigned LargestParent = 0, Most = 1;
     for (auto &[Key, Count] : iterationCounts)
       if (Count > Most)
-        Most = Count, Largest = Key.second;
+        Most = Count, LargestParent = Key.first, Largest = Key.second;
     if (Largest)
-      markHeaderDynamic(Largest, Budget + " hit: loop kept residual", true);
+      generalize(loopSite(contexts[LargestParent], Largest), Budget + " hit", true);
     const Function *Costliest = nullptr;
     uint64_t Cost = 0;
     for (auto &[F, Work] : workByFunction)

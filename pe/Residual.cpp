@@ -101,7 +101,8 @@ SpecializationResult Specializer::collectResult() {
     R.stats.instructionsBefore += F->getInstructionCount();
   for (auto &[Key, Count] : iterationCounts)
     R.stats.loopIterationsUnrolled += Count;
-  R.stats.loopsKeptResidual = dynamicHeaders.size();
+  for (auto &[Site, Mode] : loopModes)
+    ++(Mode == LoopMode::Residual ? R.stats.loopsKeptResidual : R.stats.loopsKeyedOnProgramData);
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
   R.stats.work = totalWork + attemptWork;

@@ -37,14 +37,25 @@
 // keeps both static ("The Trick" of partial evaluation).
 //
 // Generalization. A loop whose iteration count depends on dynamic data would
-// unroll forever. Two signs tell: the loop's own test (a branch that leaves the
+// unroll forever. Three signs tell: the loop's own test (a branch that leaves the
 // loop from a block every iteration runs) is dynamic while the static state keeps
-// changing; or a static loop-carried value (it carries an Origin) meets dynamic
-// data in a comparison there, and changes from one iteration to the next. Then
-// the loop is under dynamic control: its header is marked dynamic (no iteration
-// contexts, all loop-carried values meet) and specialization restarts. The
-// budgets --max-unroll and --max-growth do the same for loops that are merely
-// too long; they are reported as budget hits.
+// changing; a static loop-carried value (it carries an Origin) meets dynamic
+// data in a comparison there, and changes from one iteration to the next; or,
+// in an interpreter, the interpreted program comes back to a program counter
+// with a different value in a slot it compares with dynamic data to choose its
+// next instruction (a `jlt i, bound` of the interpreted program). Then the
+// loop *site* (the loop in its call context: the same loop under another call
+// still unrolls) is generalized one step and specialization restarts:
+//   1. If the loop read static memory through loop-carried values (program
+//      counters: an interpreter's pc, a format or pattern pointer), its
+//      iterations are keyed on those alone; everything else that changes
+//      widens. The residual code gets one block per program point, with the
+//      dispatch evaluated away, and loops where the interpreted program loops:
+//      the first Futamura projection on unmodified interpreters.
+//   2. Otherwise, or when that does not converge either, the loop stays
+//      residual: one context, every changing value widens.
+// The budgets --max-unroll, --max-growth and --max-work do the same for loops
+// that are merely too long; they are reported as budget hits.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"

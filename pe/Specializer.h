@@ -53,6 +53,7 @@ struct SpecializeStats {
   unsigned indirectCallsDevirtualized = 0;
   unsigned loopIterationsUnrolled = 0;
   unsigned loopsKeptResidual = 0;      ///< loops under dynamic control
+  unsigned loopsKeyedOnProgramData = 0; ///< loops with one block per program point
   unsigned budgetHits = 0;
   unsigned blocksSpecialized = 0;
   unsigned restarts = 0;

@@ -76,6 +76,24 @@ using ContextPath = std::vector<ContextElement>;
 /// Restart specialization from scratch with more loop headers generalized.
 struct RestartRequest {};
 
+/// A loop in one call context: the call sites of the unfolded calls it runs in
+/// (outer first) and its header. Generalization is decided per LoopSite, so a
+/// loop that must stay residual under one call still unrolls under another.
+struct LoopSite {
+  std::vector<const void *> calls;
+  const BasicBlock *header = nullptr;
+  bool operator<(const LoopSite &O) const {
+    return std::tie(header, calls) < std::tie(O.header, O.calls);
+  }
+};
+
+/// How the iterations of a loop site are specialized (Generalization.cpp).
+enum class LoopMode : uint8_t {
+  Unrolled,          ///< one iteration context per static state
+  KeyedOnProgramData, ///< one per program-counter value; the rest widens
+  Residual,          ///< one context; every changing value widens
+};
+
 struct SpecBlock;
 
 struct OutEdge {
@@ -133,8 +151,15 @@ private:
   LLVMContext &ctx;
 
   // Survive restarts.
-  std::set<const BasicBlock *> dynamicHeaders;
+  /// Loop sites no longer unrolled by their whole static state.
+  std::map<LoopSite, LoopMode> loopModes;
+  /// Slots compared with dynamic data in a loop's own test.
   std::map<const BasicBlock *, std::set<SlotId>> taintedSlots;
+  /// Program counters: slots through which the loop read static memory.
+  std::map<const BasicBlock *, std::set<SlotId>> programCounterSlots;
+  /// Slots compared with dynamic data where the branch stays in the loop: the
+  /// interpreted program's own control (a VM's `jlt i, bound`).
+  std::map<const BasicBlock *, std::set<SlotId>> programControlSlots;
   std::vector<Note> generalizations; ///< why loops were kept residual
   unsigned restarts = 0;
   unsigned budgetHits = 0;
@@ -155,6 +180,10 @@ private:
   std::vector<std::vector<uint32_t>> contextPriority;
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> iterationIds;
   std::map<std::pair<unsigned, const BasicBlock *>, unsigned> iterationCounts;
+  /// Unrolled loops with program counters: (parent context, header, program
+  /// counters) -> the program-control slots' values when last there.
+  std::map<std::tuple<unsigned, const BasicBlock *, std::string>, std::string>
+      programControlSeen;
   /// Variants of a join block kept apart because they disagree on program
   /// data: (context, block, key) -> variant number.
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
@@ -197,12 +226,18 @@ private:
   BasicBlock *branchTo(BasicBlock *Succ, bool LastEdge);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
   std::string iterationKey(const State &S);
-  void checkTaintedSlots(const BasicBlock *Header, unsigned IterationContext,
-                         const State &Out);
+  /// The values of Slots (at Header, in S) as a key.
+  std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
+  void checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
+  void checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
   void noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors);
+  void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
+  void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;
   std::string programCounterKey(const State &Entry, const State &Arriving);
-  void markHeaderDynamic(const BasicBlock *Header, const std::string &Why, bool BudgetHit);
+  LoopSite loopSite(const ContextPath &Path, const BasicBlock *Header) const;
+  LoopMode loopMode(const LoopSite &Site) const;
+  [[noreturn]] void generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit);
   [[noreturn]] void budgetExhausted(const std::string &Budget);
   void chargeWork(const Instruction &I);
   void chargeStateCopy(const SpecBlock &SB);

@@ -28,7 +28,7 @@ static int put_all(struct sink *s, const int *a, int n) {
 // CHECK: phi i32
 // CHECK: icmp slt i32 %{{.*}}, %n
 // CHECK: ret i32
-// NOTE: dynamic-loop.c:21:{{.*}}note: loop under dynamic control: kept residual
+// NOTE: dynamic-loop.c:21:{{.*}}note: loop under dynamic control: loop kept residual
 RESPEC_SPECIALIZE int copy_n(int *out, const int *a, int n) {
   struct sink s = {out, 64};
   return put_all(&s, a, n);
