@@ -6,6 +6,9 @@
  *                 words. The calls cycle through INTERP_INPUTS different inputs so
  *                 that the program's data-dependent branches are not one fixed
  *                 pattern the branch predictor memorizes.
+ *   interp-bounded  one call of run_bounded_program: the same loop body over
+ *                 input[1..input[0]-1], whose trip count is run-time data (32 to 64
+ *                 iterations, varying over the cycled inputs).
  *   marshal-1000  one call of encode_ints1000: a 1000-int array into its 4004-byte
  *                 message (the classic XDR marshaling microbenchmark; divide by 1000
  *                 for ns per int).
@@ -30,7 +33,7 @@ MARSHAL_SPEC_DECLARE(hand_)
 MARSHAL_SPEC_DECLARE(respec_)
 #endif
 
-enum { INTERP_INPUTS = 128 };
+enum { INTERP_INPUTS = 128, BOUNDED_WORDS = 65 };
 
 /* Deterministic pseudo-random words, the same for every variant and run. */
 static uint32_t next_word(uint64_t *state)
@@ -40,10 +43,13 @@ static uint32_t next_word(uint64_t *state)
 }
 
 static int32_t interp_inputs[INTERP_INPUTS][INTERP_PROGRAM_WORDS];
+static int32_t bounded_inputs[INTERP_INPUTS][BOUNDED_WORDS];
 static int marshal_input[MARSHAL_INTS_MAX];
 
 struct interp_ctx {
-	int32_t (*run_fixed_program)(const int32_t *input, size_t n);
+	int32_t (*run_program)(const int32_t *input, size_t n);
+	const int32_t *inputs; /* INTERP_INPUTS rows of `words` words */
+	size_t words;
 	int32_t results[INTERP_INPUTS];
 };
 
@@ -53,7 +59,7 @@ static void interp_run(void *opaque, uint64_t iterations)
 	for (uint64_t i = 0; i < iterations; i++) {
 		size_t which = i % INTERP_INPUTS;
 		ctx->results[which] =
-			ctx->run_fixed_program(interp_inputs[which], INTERP_PROGRAM_WORDS);
+			ctx->run_program(ctx->inputs + which * ctx->words, ctx->words);
 	}
 }
 
@@ -84,14 +90,17 @@ static uint64_t marshal_digest(void *opaque)
 }
 
 static void add_interp_variant(struct bench_case *c, const char *name,
-			       int32_t (*run_fixed_program)(const int32_t *, size_t))
+			       int32_t (*run_program)(const int32_t *, size_t),
+			       const int32_t *inputs, size_t words)
 {
 	struct interp_ctx *ctx = calloc(1, sizeof *ctx);
 	if (ctx == NULL) {
 		perror("bench-core");
 		exit(1);
 	}
-	ctx->run_fixed_program = run_fixed_program;
+	ctx->run_program = run_program;
+	ctx->inputs = inputs;
+	ctx->words = words;
 	bench_add_variant(c, name, interp_run, interp_digest, ctx);
 }
 
@@ -117,16 +126,36 @@ int main(int argc, char **argv)
 	for (int i = 0; i < INTERP_INPUTS; i++)
 		for (int w = 0; w < INTERP_PROGRAM_WORDS; w++)
 			interp_inputs[i][w] = (int32_t)next_word(&state);
+	for (int i = 0; i < INTERP_INPUTS; i++) {
+		for (int w = 0; w < BOUNDED_WORDS; w++)
+			bounded_inputs[i][w] = (int32_t)next_word(&state);
+		bounded_inputs[i][0] = 33 + (int32_t)(next_word(&state) % 32);
+	}
 	for (int i = 0; i < MARSHAL_INTS_MAX; i++)
 		marshal_input[i] = (int)next_word(&state);
 
 	struct bench_case *interp = bench_add_case(bench, "interp");
 	bench_case_check_iterations(interp, INTERP_INPUTS);
-	add_interp_variant(interp, "generic", generic_run_fixed_program);
+	const int32_t *fixed = &interp_inputs[0][0], *bounded = &bounded_inputs[0][0];
+	add_interp_variant(interp, "generic", generic_run_fixed_program, fixed,
+			   INTERP_PROGRAM_WORDS);
 #ifdef HAVE_INTERP_RESPEC
-	add_interp_variant(interp, "respec", respec_run_fixed_program);
+	add_interp_variant(interp, "respec", respec_run_fixed_program, fixed,
+			   INTERP_PROGRAM_WORDS);
 #endif
-	add_interp_variant(interp, "clang-lto", clang_lto_run_fixed_program);
+	add_interp_variant(interp, "clang-lto", clang_lto_run_fixed_program, fixed,
+			   INTERP_PROGRAM_WORDS);
+
+	struct bench_case *interp_bounded = bench_add_case(bench, "interp-bounded");
+	bench_case_check_iterations(interp_bounded, INTERP_INPUTS);
+	add_interp_variant(interp_bounded, "generic", generic_run_bounded_program, bounded,
+			   BOUNDED_WORDS);
+#ifdef HAVE_INTERP_RESPEC
+	add_interp_variant(interp_bounded, "respec", respec_run_bounded_program, bounded,
+			   BOUNDED_WORDS);
+#endif
+	add_interp_variant(interp_bounded, "clang-lto", clang_lto_run_bounded_program, bounded,
+			   BOUNDED_WORDS);
 
 	struct bench_case *marshal = bench_add_case(bench, "marshal-1000");
 	add_marshal_variant(marshal, "generic", generic_encode_ints1000);
@@ -138,6 +167,9 @@ int main(int argc, char **argv)
 
 	bench_extra_string(bench, "interp op",
 			   "run_fixed_program: checksum bytecode over 32 words, 128 inputs cycled");
+	bench_extra_string(bench, "interp-bounded op",
+			   "run_bounded_program: the checksum loop over input[1..input[0]-1], "
+			   "input[0] in 33..64, 128 inputs cycled");
 	bench_extra_string(bench, "marshal-1000 op",
 			   "encode_ints1000: 1000 ints into a 4004-byte message");
 #ifndef HAVE_MARSHAL_RESPEC

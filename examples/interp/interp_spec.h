@@ -16,7 +16,10 @@
 #define INTERP_SPEC_DECLARE(prefix)                                                    \
 	/* Checksum of input[0..31] by the fixed bytecode program, or VM_FAULT when \
 	 * n < 32. */                                                                      \
-	int32_t prefix##run_fixed_program(const int32_t *input, size_t n);
+	int32_t prefix##run_fixed_program(const int32_t *input, size_t n);               \
+	/* The same checksum of input[1..input[0]-1]: the trip count is run-time \
+	 * data. VM_FAULT when input[0] > n (or n == 0). */                             \
+	int32_t prefix##run_bounded_program(const int32_t *input, size_t n);
 
 INTERP_SPEC_DECLARE()
 

@@ -1,10 +1,13 @@
 /*
  * diff_interp.c — differential test of the interpreter example: run_fixed_program of
  * a chosen variant against the generic interpreter, on random inputs of every length
- * around the program's INTERP_PROGRAM_WORDS (shorter ones must fault the same way).
+ * around the program's INTERP_PROGRAM_WORDS (shorter ones must fault the same way),
+ * and run_bounded_program on inputs whose first word, the trip count, ranges from
+ * negative through every in-range bound to past the input's end.
  *
- * The "selftest" variant is deliberately wrong on inputs with a negative first word,
- * which the test suite runs to show the mismatch is caught.
+ * The "selftest" variant is deliberately wrong on inputs with a negative first word
+ * (run_fixed_program) and when the bound is exactly the input's length
+ * (run_bounded_program), which the test suite runs to show the mismatch is caught.
  */
 #include "diffcheck.h"
 #include "interp_spec.h"
@@ -24,6 +27,7 @@ INTERP_SPEC_DECLARE(respec_)
 struct interp_variant {
 	const char *name;
 	int32_t (*run_fixed_program)(const int32_t *input, size_t n);
+	int32_t (*run_bounded_program)(const int32_t *input, size_t n);
 };
 
 static int32_t selftest_run_fixed_program(const int32_t *input, size_t n)
@@ -32,15 +36,24 @@ static int32_t selftest_run_fixed_program(const int32_t *input, size_t n)
 	return n > 0 && input[0] < 0 ? result ^ 1 : result;
 }
 
+static int32_t selftest_run_bounded_program(const int32_t *input, size_t n)
+{
+	int32_t result = generic_run_bounded_program(input, n);
+	return n > 0 && (size_t)input[0] == n ? result + 1 : result;
+}
+
+/* Longest input of run_bounded_program: long enough that unrolling would show. */
+enum { BOUNDED_LONGEST = 300 };
+
 static const struct interp_variant variants[] = {
 #ifdef HAVE_INTERP_CLANG_LTO
-	{ "clang-lto", clang_lto_run_fixed_program },
+	{ "clang-lto", clang_lto_run_fixed_program, clang_lto_run_bounded_program },
 #endif
 #ifdef HAVE_INTERP_RESPEC
-	{ "respec", respec_run_fixed_program },
+	{ "respec", respec_run_fixed_program, respec_run_bounded_program },
 #endif
-	{ "generic", generic_run_fixed_program },
-	{ "selftest", selftest_run_fixed_program },
+	{ "generic", generic_run_fixed_program, generic_run_bounded_program },
+	{ "selftest", selftest_run_fixed_program, selftest_run_bounded_program },
 };
 
 /* Words with a shape: both branches of the program depend on sign and parity. */
@@ -59,36 +72,69 @@ static int32_t program_word(struct diff_rng *rng, uint64_t shape)
 	}
 }
 
-int main(int argc, char **argv)
+static void check_fixed_program(struct diff_run *run, const struct interp_variant *v,
+				struct diff_input *input)
 {
 	enum { LONGEST = INTERP_PROGRAM_WORDS + 8 };
+	struct diff_rng rng;
+	while (diff_next(run, "run_fixed_program", &rng)) {
+		/* Mostly enough words; sometimes too few, down to none. */
+		size_t n = diff_rng_one_in(&rng, 4) ? (size_t)diff_rng_below(&rng, INTERP_PROGRAM_WORDS)
+						    : INTERP_PROGRAM_WORDS +
+							      (size_t)diff_rng_below(&rng, LONGEST - INTERP_PROGRAM_WORDS + 1);
+		int32_t *words = diff_input_place(input, n * sizeof(int32_t));
+		uint64_t shape = diff_rng_below(&rng, 6);
+		for (size_t i = 0; i < n; i++)
+			words[i] = program_word(&rng, shape);
+		diff_input_seal(input);
+
+		int32_t expected = generic_run_fixed_program(words, n);
+		diff_expect_input_unchanged(run, "input after generic", input);
+		int32_t actual = v->run_fixed_program(words, n);
+		diff_expect_input_unchanged(run, "input after the variant", input);
+		diff_expect_equal_int(run, "return value", expected, actual);
+		diff_count_outcome(run, expected != VM_FAULT);
+	}
+	diff_function_done(run, "run_fixed_program");
+}
+
+static void check_bounded_program(struct diff_run *run, const struct interp_variant *v,
+				  struct diff_input *input)
+{
+	struct diff_rng rng;
+	while (diff_next(run, "run_bounded_program", &rng)) {
+		size_t n = (size_t)diff_rng_below(&rng, BOUNDED_LONGEST + 1);
+		int32_t *words = diff_input_place(input, n * sizeof(int32_t));
+		uint64_t shape = diff_rng_below(&rng, 6);
+		for (size_t i = 0; i < n; i++)
+			words[i] = program_word(&rng, shape);
+		/* The bound: mostly within the input (so the loop runs to it), else any
+		 * word: negative, zero, or past the end (a fault at input[n]). */
+		if (n > 0 && !diff_rng_one_in(&rng, 5))
+			words[0] = (int32_t)diff_rng_below(&rng, n + 1);
+		diff_input_seal(input);
+
+		int32_t expected = generic_run_bounded_program(words, n);
+		diff_expect_input_unchanged(run, "input after generic", input);
+		int32_t actual = v->run_bounded_program(words, n);
+		diff_expect_input_unchanged(run, "input after the variant", input);
+		diff_expect_equal_int(run, "return value", expected, actual);
+		diff_count_outcome(run, expected != VM_FAULT);
+	}
+	diff_function_done(run, "run_bounded_program");
+}
+
+int main(int argc, char **argv)
+{
 	struct diff_run run;
 	diff_begin(&run, argc, argv, 20000);
 	const struct interp_variant *v = DIFF_FIND_VARIANT(run.variant, variants);
 
 	struct diff_input input;
-	diff_input_init(&input, LONGEST * sizeof(int32_t));
-	struct diff_rng rng;
-	while (diff_next(&run, "run_fixed_program", &rng)) {
-		/* Mostly enough words; sometimes too few, down to none. */
-		size_t n = diff_rng_one_in(&rng, 4) ? (size_t)diff_rng_below(&rng, INTERP_PROGRAM_WORDS)
-						    : INTERP_PROGRAM_WORDS +
-							      (size_t)diff_rng_below(&rng, LONGEST - INTERP_PROGRAM_WORDS + 1);
-		int32_t *words = diff_input_place(&input, n * sizeof(int32_t));
-		uint64_t shape = diff_rng_below(&rng, 6);
-		for (size_t i = 0; i < n; i++)
-			words[i] = program_word(&rng, shape);
-		diff_input_seal(&input);
-
-		int32_t expected = generic_run_fixed_program(words, n);
-		diff_expect_input_unchanged(&run, "input after generic", &input);
-		int32_t actual = v->run_fixed_program(words, n);
-		diff_expect_input_unchanged(&run, "input after the variant", &input);
-		diff_expect_equal_int(&run, "return value", expected, actual);
-		diff_count_outcome(&run, expected != VM_FAULT);
-	}
-	diff_function_done(&run, "run_fixed_program");
+	diff_input_init(&input, (INTERP_PROGRAM_WORDS + BOUNDED_LONGEST + 8) * sizeof(int32_t));
+	check_fixed_program(&run, v, &input);
+	check_bounded_program(&run, v, &input);
 	diff_input_destroy(&input);
-	printf("%s: run_fixed_program agrees with generic\n", run.variant);
+	printf("%s: run_fixed_program and run_bounded_program agree with generic\n", run.variant);
 	return 0;
 }
