@@ -4,13 +4,15 @@
 // specialized in a Call context of their own, with the arguments' abstract
 // values, and every return flows back to the block after the call (return
 // sensitivity). A call through a static function pointer is a direct call.
-// Calls that cannot be unfolded (external code, recursion that repeats its
-// caller's static pattern, budgets) stay residual, and whatever the callee may
+// A variadic callee gets its variadic arguments laid out in memory as the ABI
+// does (VariadicArguments.cpp). Calls that cannot be unfolded (external code,
+// recursion that repeats its caller's static pattern, budgets) stay residual, and whatever the callee may
 // reach escapes (MemoryState.h).
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
 #include "Diagnostics.h"
+#include "FunctionInfo.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -85,6 +87,9 @@ void Specializer::evaluateCall(CallBase &I) {
     else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
       note(I, "call to '" + Callee->getName().str() +
                   "' kept residual: recursion/depth bound reached");
+    else if (std::string Problem = Callee->isVarArg() ? variadicCallProblem(I, *Callee) : "";
+             !Problem.empty())
+      note(I, "call to '" + Callee->getName().str() + "' kept residual: " + Problem);
     else {
       if (!I.getCalledFunction())
         ++current->stats.indirectCallsDevirtualized;
@@ -177,6 +182,8 @@ void Specializer::unfoldCall(CallBase &I, Function &Callee,
     Frame.env[&Formal] = I.isByValArgument(Formal.getArgNo())
                              ? copyByValueArgument(I, Formal.getArgNo(), Actual)
                              : Actual;
+  if (Callee.isVarArg())
+    Frame.variadic = passVariadicArguments(I, Callee, Args);
   // The caller keeps only what is live after the call.
   BasicBlock *Continuation = I.getParent()->getSingleSuccessor();
   const auto &Live = info.get(I.getFunction()).liveIn.lookup(Continuation);
@@ -222,6 +229,19 @@ void Specializer::evaluateIntrinsic(IntrinsicInst &I) {
   case Intrinsic::memcpy_inline:
   case Intrinsic::memset_inline:
     return evaluateMemoryIntrinsic(I);
+  // Elsewhere a va_list is another type, and these stay calls.
+  case Intrinsic::vastart:
+    if (hasModeledVaList(module))
+      return evaluateVAStart(I);
+    break;
+  case Intrinsic::vacopy:
+    if (hasModeledVaList(module))
+      return evaluateVACopy(I);
+    break;
+  case Intrinsic::vaend:
+    if (hasModeledVaList(module))
+      return recordBindingTime(I, false); // does nothing on x86-64
+    break;
   default:
     break;
   }
