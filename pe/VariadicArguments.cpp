@@ -245,11 +245,17 @@ void Specializer::evaluateVAStart(IntrinsicInst &I) {
           AbstractValue::pointer(Frame->registerSaveArea, 0), Ptr);
 }
 
+/// Emitted as the memcpy it is on this ABI (the code generator lowers it so),
+/// which later passes can see through, unlike the intrinsic.
 void Specializer::evaluateVACopy(IntrinsicInst &I) {
   AbstractValue Dest = valueOf(I.getArgOperand(0)), Src = valueOf(I.getArgOperand(1));
-  std::vector<AbstractValue> Ops = {Dest, Src};
-  emitResidual(I, Ops, /*OperandsEscape=*/false);
-  recordTransfer(Dest, Src, builder->getInt64(VaListSize), /*IsSet=*/false, /*Volatile=*/false);
+  recordBindingTime(I, true);
+  ConstantInt *Bytes = builder->getInt64(VaListSize);
+  builder->CreateMemCpy(materialize(Dest, nullptr, false), Align(8),
+                        materialize(Src, nullptr, false), Align(8), Bytes)
+      ->setDebugLoc(I.getDebugLoc());
+  ++current->stats.instructionsResidual;
+  recordTransfer(Dest, Src, Bytes, /*IsSet=*/false, /*Volatile=*/false);
 }
 
 void Specializer::evaluateVAArg(VAArgInst &I) {
