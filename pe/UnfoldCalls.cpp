@@ -41,6 +41,11 @@ static bool unfoldableAt(const CallBase &I, const Function &Callee) {
   return true;
 }
 
+/// A call through a function pointer (a call through an alias is direct).
+static bool isIndirect(const CallBase &I) {
+  return !isa<Function>(I.getCalledOperand()->stripPointerCastsAndAliases());
+}
+
 void Specializer::evaluateCall(CallBase &I) {
   if (auto *II = dyn_cast<IntrinsicInst>(&I))
     return evaluateIntrinsic(*II);
@@ -49,9 +54,12 @@ void Specializer::evaluateCall(CallBase &I) {
   for (Value *Arg : I.args())
     Args.push_back(valueOf(Arg));
 
+  // A call through an alias (C's `__attribute__((alias))`, as dietlibc's
+  // `isspace` for `__isspace_ascii`) calls its aliasee: respec takes the
+  // sources it is given as the program, for an alias as for a weak function.
   Function *Callee = nullptr;
   if (CalleeValue.kind == AbstractValue::Constant)
-    Callee = dyn_cast<Function>(CalleeValue.constant->stripPointerCasts());
+    Callee = dyn_cast<Function>(CalleeValue.constant->stripPointerCastsAndAliases());
   if (Callee && Callee->getName() == "__respec_assume")
     return evaluateAssume(I);
   if (Callee && Callee->getName() == "__respec_static_memory")
@@ -91,7 +99,7 @@ void Specializer::evaluateCall(CallBase &I) {
              !Problem.empty())
       note(I, "call to '" + Callee->getName().str() + "' kept residual: " + Problem);
     else {
-      if (!I.getCalledFunction())
+      if (isIndirect(I))
         ++current->stats.indirectCallsDevirtualized;
       return unfoldCall(I, *Callee, Args);
     }
@@ -126,7 +134,7 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
                                Value *Callee) {
   std::vector<AbstractValue> Ops = Args;
   Ops.push_back(valueOf(I.getCalledOperand()));
-  if (Callee && !I.getCalledFunction())
+  if (Callee && isIndirect(I))
     ++current->stats.indirectCallsDevirtualized;
   bool ReadsOnly = I.onlyReadsMemory();
   MemoryState &Mem = state.memory;
