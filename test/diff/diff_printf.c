@@ -16,13 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PRINTF_SPEC_DECLARE(prefix)                                                        \
-	int prefix##format_point(char *buf, size_t size, int x, int y);                    \
-	int prefix##format_tagged(char *buf, size_t size, unsigned id, const char *name,   \
-				  char tag);                                               \
-	int prefix##format_ratio(char *buf, size_t size, unsigned done, unsigned total,    \
-				 const char *unit);
-
 PRINTF_SPEC_DECLARE(generic_)
 #ifdef HAVE_PRINTF_CLANG_LTO
 PRINTF_SPEC_DECLARE(clang_lto_)
