@@ -112,7 +112,10 @@ VariadicLayout layOut(const CallBase &I, const Function &Callee) {
   VariadicLayout L;
   unsigned GP = 0, FP = 0;
   for (const Argument &A : Callee.args()) {
-    ArgClass C = classify(A.getType());
+    // A named char or short (C passes them as i8/i16 signext) takes a register
+    // all the same; variadic ones are promoted to int by C.
+    Type *Ty = A.getType();
+    ArgClass C = Ty->isIntegerTy() && Ty->getIntegerBitWidth() <= 64 ? ArgClass::GP : classify(Ty);
     if (C == ArgClass::None || A.hasPassPointeeByValueCopyAttr()) {
       L.problem = "named parameter of a type whose place respec does not lay out (" +
                   typeName(A.getType()) + ")";

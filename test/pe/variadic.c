@@ -31,6 +31,7 @@ int format_record(char *buf, size_t size, unsigned id, const char *name, char ta
 int chars(char *buf, char a, char b);
 int through_libc(char *buf, size_t size, int x, const char *s);
 long copied(int a, int b);
+int char_then_int(char c, int x);
 long pointer_to_local(int a);
 long struct_by_value(long a);
 long variadic_spec(int n, ...);
@@ -237,6 +238,20 @@ static long twice(int n, ...) {
 // CHECK: ret i64
 RESPEC_SPECIALIZE long copied(int a, int b) { return twice(3, a, 4, b); }
 
+// A named char takes a register like an int: the variadic arguments come after.
+static int after_char(char c, ...) {
+  va_list ap;
+  va_start(ap, c);
+  int r = c + 100 * va_arg(ap, int);
+  va_end(ap);
+  return r;
+}
+
+// CHECK-LABEL: define {{.*}} @char_then_int(
+// CHECK-NOT: {{call|alloca|br }}
+// CHECK: ret i32
+RESPEC_SPECIALIZE int char_then_int(char c, int x) { return after_char(c, x); }
+
 // A pointer to a local, passed variadically, stays a known pointer.
 static long deref_sum(int n, ...) {
   va_list ap;
@@ -330,7 +345,8 @@ int main(void) {
     memset(buf, '#', sizeof buf);
     size = rnd() % 64;
     show("libc", through_libc(buf, size, a, names[rnd() % 4]), size ? buf : "-");
-    printf("%ld %ld\n", struct_by_value(a), variadic_spec(3, (long)a, (long)b, (long)c));
+    printf("%ld %ld %d\n", struct_by_value(a), variadic_spec(3, (long)a, (long)b, (long)c),
+           char_then_int((char)b, c % 1000));
   }
   // The generic and the specialized build print the same: this line checks
   // that the program ran to the end, and one known value.
