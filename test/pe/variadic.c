@@ -29,6 +29,7 @@ double many(int a, double x);
 int format_point(char *buf, size_t size, int x, int y);
 int format_record(char *buf, size_t size, unsigned id, const char *name, char tag);
 int chars(char *buf, char a, char b);
+int dynamic_format(char *buf, size_t size, const char *f, int x, const char *s);
 int through_libc(char *buf, size_t size, int x, const char *s);
 long copied(int a, int b);
 int char_then_int(char c, int x);
@@ -194,6 +195,15 @@ RESPEC_SPECIALIZE int format_record(char *buf, size_t size, unsigned id, const c
   return format(buf, size, "%08x:%-6s|%c %5u/%u %s", id, name, tag, id % 1000, 7u, "end");
 }
 
+// A dynamic format: the formatter's loop stays, its va_arg code reads the
+// va_list and the argument areas at run time.
+// CHECK-LABEL: define {{.*}} @dynamic_format(
+// CHECK: br
+RESPEC_SPECIALIZE int dynamic_format(char *buf, size_t size, const char *f, int x,
+                                     const char *s) {
+  return format(buf, size, f, x, s, 'q', x, 7u);
+}
+
 // Only static control: straight-line code.
 // CHECK-LABEL: define {{.*}} @chars(
 // CHECK-NOT: {{call|br }}
@@ -339,6 +349,12 @@ int main(void) {
     memset(buf, '#', sizeof buf);
     size = rnd() % 41;
     show("record", format_record(buf, size, (unsigned)c, names[rnd() % 4], 'A' + rnd() % 26),
+         size ? buf : "-");
+    // Formats that read a prefix of (int, char *, char, int, unsigned).
+    const char *formats[] = {"%d %s %c %d %u", "[%5d] %-8s", "%x|%s|%c|%08x", "", "%d"};
+    memset(buf, '#', sizeof buf);
+    size = rnd() % 41;
+    show("dynamic", dynamic_format(buf, size, formats[rnd() % 5], a, names[rnd() % 4]),
          size ? buf : "-");
     memset(buf, '#', sizeof buf);
     show("chars", chars(buf, 'a' + rnd() % 26, '0' + rnd() % 10), buf);
