@@ -21,6 +21,8 @@
 //     offset in a loop kept residual, a vprintf-style callee that is called
 //     rather than unfolded, which gets a pointer to the va_list) reads what the
 //     generic callee would. A static argument also becomes a static cell.
+//     When every read of the areas folds, the stores are dead and LLVM's
+//     clean-up removes them with the areas.
 //   * llvm.va_start in the unfolded callee writes the four fields of the
 //     va_list, `{i32 gp_offset, i32 fp_offset, ptr overflow_arg_area,
 //     ptr reg_save_area}`, with stores: the offsets past the named parameters,
