@@ -16,6 +16,7 @@
 #     VARIANTS <variant>...         any of: generic clang-lto respec hand
 #     [HAND_SOURCES <file.c>...]    the hand-written variant's sources
 #     [INCLUDE_DIRS <dir>...] [DEFINES <NAME[=value]>...]
+#     [FORCE_INCLUDES <file.h>...]  headers included first in every source (-include)
 #     [HEADERS <file.h>...]         headers the respec tool reads (for rebuilds)
 #     [RESPEC_FLAGS <flag>...])     extra flags for `respec specialize`
 #
@@ -68,7 +69,7 @@ endfunction()
 function(respec_add_variants name)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "SPEC"
-    "SOURCES;EXPORTS;VARIANTS;HAND_SOURCES;INCLUDE_DIRS;DEFINES;HEADERS;RESPEC_FLAGS")
+    "SOURCES;EXPORTS;VARIANTS;HAND_SOURCES;INCLUDE_DIRS;DEFINES;FORCE_INCLUDES;HEADERS;RESPEC_FLAGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "respec_add_variants(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -99,6 +100,11 @@ function(respec_add_variants name)
   endforeach()
   foreach(define IN LISTS arg_DEFINES)
     list(APPEND preprocessor_flags -D${define})
+  endforeach()
+  foreach(header IN LISTS arg_FORCE_INCLUDES)
+    get_filename_component(header ${header} ABSOLUTE)
+    list(APPEND preprocessor_flags -include ${header})
+    list(APPEND headers ${header})
   endforeach()
 
   set(keep_exports)

@@ -130,8 +130,10 @@ void Specializer::evaluate(Instruction &I) {
     state.memory.writeUnknown(nullptr);
     return;
   }
+  case Instruction::VAArg:
+    return evaluateVAArg(cast<VAArgInst>(I));
   default:
-    if (I.isTerminator() || I.isEHPad() || isa<VAArgInst>(I))
+    if (I.isTerminator() || I.isEHPad())
       throw SpecError(I.getDebugLoc(), std::string("unsupported instruction '") +
                                            I.getOpcodeName() + "' in specialized path");
     return evaluatePure(I);

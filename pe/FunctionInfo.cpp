@@ -48,8 +48,9 @@ static void findNotUnfoldable(Function &F, FunctionInfo &Info) {
         Info.notUnfoldableLoc = I->getDebugLoc();
     }
   };
-  if (F.isVarArg())
-    Reject("variadic function", nullptr);
+  bool VaList = hasModeledVaList(*F.getParent());
+  if (F.isVarArg() && !VaList)
+    Reject("variadic function (respec models va_list on x86-64 System V only)", nullptr);
   for (Instruction &I : instructions(F)) {
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (Call->hasFnAttr(Attribute::ReturnsTwice) ||
@@ -63,8 +64,8 @@ static void findNotUnfoldable(Function &F, FunctionInfo &Info) {
     }
     if (isa<IndirectBrInst>(I))
       Reject("computed goto (indirectbr)", &I);
-    if (isa<VAArgInst>(I))
-      Reject("va_arg", &I);
+    if (isa<VAArgInst>(I) && !VaList)
+      Reject("va_arg (respec models va_list on x86-64 System V only)", &I);
   }
 }
 

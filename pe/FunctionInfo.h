@@ -11,7 +11,8 @@
 //   * reverse post-order numbers (the order blocks are specialized in), live-in
 //     sets (the SSA values an abstract state carries into a block), and loops
 //     (whose headers are where unrolling happens).
-// Functions that cannot be unfolded soundly (setjmp, indirectbr, varargs, ...)
+// Functions that cannot be unfolded soundly (setjmp, indirectbr, varargs on a
+// target whose va_list is not modeled, ...)
 // are recorded with the reason and where, and are called residually.
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +48,10 @@ struct FunctionInfo {
     return L && L->getHeader() == BB ? L : nullptr;
   }
 };
+
+/// Whether the specializer models M's va_list (x86-64 System V), so variadic
+/// functions can be unfolded (VariadicArguments.cpp).
+bool hasModeledVaList(const llvm::Module &M);
 
 /// Canonicalizes every defined function of M and computes its FunctionInfo.
 class ModuleInfo {

@@ -535,6 +535,11 @@ void Specializer::collectGarbage(State &S) {
   for (const FrameState &F : S.frames)
     for (auto &[V, A] : F.env)
       Reach(A);
+  for (const FrameState &F : S.frames) // an unfolded variadic call's arguments
+    if (F.variadic) {
+      Reach(AbstractValue::pointer(F.variadic->registerSaveArea, 0));
+      Reach(AbstractValue::pointer(F.variadic->overflowArea, 0));
+    }
   for (auto &[Id, O] : S.memory.objects)
     if (!objects.get(Id).isStack())
       Reach(AbstractValue::pointer(Id, 0));
@@ -598,6 +603,7 @@ State Specializer::meetStates(const State &A, const State &B) {
     Frame.callSite = A.frames[F].callSite;
     Frame.function = A.frames[F].function;
     Frame.arguments = A.frames[F].arguments;
+    Frame.variadic = A.frames[F].variadic;
     for (auto &[V, AV] : A.frames[F].env) {
       auto It = B.frames[F].env.find(V);
       if (It != B.frames[F].env.end())

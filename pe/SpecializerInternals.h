@@ -8,6 +8,7 @@
 //   EvaluateMemory.cpp  partially-static memory: loads, stores, memcpy
 //   Assumptions.cpp     respec_assume(): facts, known bits, symbolic roots
 //   UnfoldCalls.cpp     calls: unfold, devirtualize, residual calls, recursion
+//   VariadicArguments.cpp  variadic callees: argument areas, va_start/va_arg
 //   Generalization.cpp  control: branches, loop iterations, generalization,
 //                       meets, and the budgets (work, growth, unrolling)
 //   Residual.cpp        the residual function: phis, clean-up, statistics,
@@ -37,11 +38,20 @@ using namespace llvm;
 /// Each SSA value's abstract value, in one frame.
 using ValueEnv = FlatMap<Value *, AbstractValue>;
 
+/// Where an unfolded variadic callee's variadic arguments are: stack objects
+/// of its call site laid out as the ABI's register save and overflow areas,
+/// and the va_list offsets past its named parameters (VariadicArguments.cpp).
+struct VariadicFrame {
+  ObjectId registerSaveArea = 0, overflowArea = 0;
+  uint32_t gpOffset = 0, fpOffset = 0;
+};
+
 struct FrameState {
   const CallBase *callSite = nullptr; ///< null for the spec function itself
   const Function *function = nullptr;
   std::vector<AbstractValue> arguments; ///< as passed: bounds recursion
   ValueEnv env;
+  std::optional<VariadicFrame> variadic; ///< an unfolded variadic callee's arguments
 };
 
 
@@ -277,6 +287,21 @@ private:
                            const std::vector<AbstractValue> &B) const;
   void unfoldCall(CallBase &I, Function &Callee, const std::vector<AbstractValue> &Args);
   AbstractValue copyByValueArgument(CallBase &I, unsigned ArgNo, const AbstractValue &Actual);
+  // Variadic callees (VariadicArguments.cpp).
+  /// Why a variadic callee cannot be unfolded at I; empty if it can.
+  std::string variadicCallProblem(const CallBase &I, const Function &Callee) const;
+  /// Lays out I's variadic arguments in memory as the ABI does (residual stores).
+  VariadicFrame passVariadicArguments(CallBase &I, const Function &Callee,
+                                      const std::vector<AbstractValue> &Args);
+  void evaluateVAStart(IntrinsicInst &I);
+  void evaluateVACopy(IntrinsicInst &I);
+  void evaluateVAArg(VAArgInst &I);
+  /// P + Delta bytes (a residual GEP unless P is a static pointer).
+  AbstractValue offsetPointer(const AbstractValue &P, int64_t Delta);
+  /// A load or store the generic code does not spell out, evaluated as
+  /// evaluateLoad/evaluateStore would evaluate one.
+  AbstractValue loadAt(const AbstractValue &Addr, Type *Ty);
+  void storeAt(const AbstractValue &Addr, const AbstractValue &Val, Type *Ty);
   void evaluateReturn(ReturnInst &I);
   void evaluateBranch(BranchInst &I);
   void evaluateSwitch(SwitchInst &I);

@@ -4,13 +4,15 @@
 // specialized in a Call context of their own, with the arguments' abstract
 // values, and every return flows back to the block after the call (return
 // sensitivity). A call through a static function pointer is a direct call.
-// Calls that cannot be unfolded (external code, recursion that repeats its
-// caller's static pattern, budgets) stay residual, and whatever the callee may
+// A variadic callee gets its variadic arguments laid out in memory as the ABI
+// does (VariadicArguments.cpp). Calls that cannot be unfolded (external code,
+// recursion that repeats its caller's static pattern, budgets) stay residual, and whatever the callee may
 // reach escapes (MemoryState.h).
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
 #include "Diagnostics.h"
+#include "FunctionInfo.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -39,6 +41,11 @@ static bool unfoldableAt(const CallBase &I, const Function &Callee) {
   return true;
 }
 
+/// A call through a function pointer (a call through an alias is direct).
+static bool isIndirect(const CallBase &I) {
+  return !isa<Function>(I.getCalledOperand()->stripPointerCastsAndAliases());
+}
+
 void Specializer::evaluateCall(CallBase &I) {
   if (auto *II = dyn_cast<IntrinsicInst>(&I))
     return evaluateIntrinsic(*II);
@@ -47,9 +54,12 @@ void Specializer::evaluateCall(CallBase &I) {
   for (Value *Arg : I.args())
     Args.push_back(valueOf(Arg));
 
+  // A call through an alias (C's `__attribute__((alias))`, as dietlibc's
+  // `isspace` for `__isspace_ascii`) calls its aliasee: respec takes the
+  // sources it is given as the program, for an alias as for a weak function.
   Function *Callee = nullptr;
   if (CalleeValue.kind == AbstractValue::Constant)
-    Callee = dyn_cast<Function>(CalleeValue.constant->stripPointerCasts());
+    Callee = dyn_cast<Function>(CalleeValue.constant->stripPointerCastsAndAliases());
   if (Callee && Callee->getName() == "__respec_assume")
     return evaluateAssume(I);
   if (Callee && Callee->getName() == "__respec_static_memory")
@@ -85,8 +95,11 @@ void Specializer::evaluateCall(CallBase &I) {
     else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
       note(I, "call to '" + Callee->getName().str() +
                   "' kept residual: recursion/depth bound reached");
+    else if (std::string Problem = Callee->isVarArg() ? variadicCallProblem(I, *Callee) : "";
+             !Problem.empty())
+      note(I, "call to '" + Callee->getName().str() + "' kept residual: " + Problem);
     else {
-      if (!I.getCalledFunction())
+      if (isIndirect(I))
         ++current->stats.indirectCallsDevirtualized;
       return unfoldCall(I, *Callee, Args);
     }
@@ -121,7 +134,7 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
                                Value *Callee) {
   std::vector<AbstractValue> Ops = Args;
   Ops.push_back(valueOf(I.getCalledOperand()));
-  if (Callee && !I.getCalledFunction())
+  if (Callee && isIndirect(I))
     ++current->stats.indirectCallsDevirtualized;
   bool ReadsOnly = I.onlyReadsMemory();
   MemoryState &Mem = state.memory;
@@ -177,6 +190,8 @@ void Specializer::unfoldCall(CallBase &I, Function &Callee,
     Frame.env[&Formal] = I.isByValArgument(Formal.getArgNo())
                              ? copyByValueArgument(I, Formal.getArgNo(), Actual)
                              : Actual;
+  if (Callee.isVarArg())
+    Frame.variadic = passVariadicArguments(I, Callee, Args);
   // The caller keeps only what is live after the call.
   BasicBlock *Continuation = I.getParent()->getSingleSuccessor();
   const auto &Live = info.get(I.getFunction()).liveIn.lookup(Continuation);
@@ -222,6 +237,19 @@ void Specializer::evaluateIntrinsic(IntrinsicInst &I) {
   case Intrinsic::memcpy_inline:
   case Intrinsic::memset_inline:
     return evaluateMemoryIntrinsic(I);
+  // Elsewhere a va_list is another type, and these stay calls.
+  case Intrinsic::vastart:
+    if (hasModeledVaList(module))
+      return evaluateVAStart(I);
+    break;
+  case Intrinsic::vacopy:
+    if (hasModeledVaList(module))
+      return evaluateVACopy(I);
+    break;
+  case Intrinsic::vaend:
+    if (hasModeledVaList(module))
+      return recordBindingTime(I, false); // does nothing on x86-64
+    break;
   default:
     break;
   }
