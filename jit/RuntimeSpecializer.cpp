@@ -230,12 +230,22 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
   std::string Name = "respec.jit." + std::to_string(compiled++);
   std::unique_ptr<Module> M;
+  // Recursive variants are copied into M with the rest of what the residual
+  // calls; the generic module is left as it was.
+  auto EraseVariants = [&] {
+    for (Function *V : Result.variants)
+      V->dropAllReferences();
+    for (Function *V : Result.variants)
+      V->eraseFromParent();
+  };
   try {
     M = extract(*Result.residual, Name); // moves the residual out of the generic module
   } catch (...) {
     Result.residual->eraseFromParent();
+    EraseVariants();
     throw;
   }
+  EraseVariants();
   cleanup->run(*M);
   lowerSmallSwitches(*M);
   orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();

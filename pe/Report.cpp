@@ -93,6 +93,7 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loop iterations unrolled", N(S.loopIterationsUnrolled)},
       {"loops kept residual", N(S.loopsKeptResidual)},
       {"loops keyed on their program counter", N(S.loopsKeyedOnProgramData)},
+      {"functions specialized for a recursive call", N(S.recursiveVariants)},
       {"budget hits", N(S.budgetHits)},
       {"specialized blocks", N(S.blocksSpecialized)},
       {"work: instructions evaluated, all attempts (--max-work per attempt)",

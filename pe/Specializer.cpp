@@ -150,6 +150,8 @@ void Specializer::attempt() {
   for (auto [Formal, Actual] : llvm::zip(spec.args(), residual->args())) {
     Actual.setName(Formal.getName());
     Frame.env[&Formal] = boundArgument(Formal, Actual);
+    // A recursive call that repeats them is the function itself (a variant).
+    Frame.arguments.push_back(Frame.env[&Formal]);
   }
   Initial.frames.push_back(std::move(Frame));
 
@@ -180,6 +182,8 @@ AbstractValue Specializer::boundArgument(Argument &Formal, Argument &Actual) {
   Type *Ty = Formal.getType();
   std::string Which = "argument " + std::to_string(Index + 1) + " of '" +
                       spec.getName().str() + "'";
+  if (B.kind == ArgumentBinding::Constant)
+    return fromConstant(B.constant);
   if (B.kind == ArgumentBinding::HostMemory) {
     if (!Ty->isPointerTy())
       throw SpecError("", Which + " is not a pointer: it cannot name static memory");
@@ -312,10 +316,52 @@ void Specializer::note(const Instruction &I, const std::string &Message) {
 
 } // namespace detail
 
+/// Moves the body of From (a specialized variant) into the declaration Into.
+static void installVariantBody(Function &From, Function &Into) {
+  Into.splice(Into.end(), &From);
+  for (auto [Old, New] : llvm::zip(From.args(), Into.args())) {
+    New.setName(Old.getName());
+    Old.replaceAllUsesWith(&New);
+  }
+  From.eraseFromParent();
+}
+
+/// The spec function, then every recursive variant its residual code (or a
+/// variant's) calls, each specialized like a spec whose constant arguments are
+/// bound; their statistics, notes and binding times count as the spec's.
 SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
                                 const SpecializeOptions &Options,
                                 const std::vector<ArgumentBinding> &Bindings) {
-  return detail::Specializer(Spec, Info, Options, Bindings).run();
+  detail::RecursionVariants Variants;
+  SpecializationResult Result = detail::Specializer(Spec, Info, Options, Bindings, Variants).run();
+  while (auto Pending = Variants.nextPending()) {
+    SpecializationResult Variant =
+        detail::Specializer(*Pending->generic, Info, Options, Pending->bindings, Variants).run();
+    installVariantBody(*Variant.residual, *Pending->function);
+    Result.variants.push_back(Pending->function);
+    SpecializeStats &S = Result.stats, &V = Variant.stats;
+    S.instructionsEvaluated += V.instructionsEvaluated;
+    S.instructionsResidual += V.instructionsResidual;
+    S.branchesFolded += V.branchesFolded;
+    S.callsUnfolded += V.callsUnfolded;
+    S.indirectCallsDevirtualized += V.indirectCallsDevirtualized;
+    S.loopIterationsUnrolled += V.loopIterationsUnrolled;
+    S.loopsKeptResidual += V.loopsKeptResidual;
+    S.loopsKeyedOnProgramData += V.loopsKeyedOnProgramData;
+    S.budgetHits += V.budgetHits;
+    S.blocksSpecialized += V.blocksSpecialized;
+    S.restarts += V.restarts;
+    S.work += V.work;
+    ++S.recursiveVariants;
+    for (auto &[I, BT] : Variant.bindingTimes) {
+      Result.bindingTimes[I].evaluated += BT.evaluated;
+      Result.bindingTimes[I].residual += BT.residual;
+    }
+    Result.notes.insert(Result.notes.end(), Variant.notes.begin(), Variant.notes.end());
+    Result.assumptions.insert(Result.assumptions.end(), Variant.assumptions.begin(),
+                              Variant.assumptions.end());
+  }
+  return Result;
 }
 
 } // namespace respec

@@ -32,6 +32,9 @@ struct SpecializeOptions {
   /// Unfolded activations of one function on the call stack. Recursion is
   /// unfolded only while its static arguments change, and at most this deep.
   unsigned maxRecursion = 64;
+  /// Functions specialized for the static pattern of a recursive call (one per
+  /// callee and pattern); past it, such calls go to the generic function.
+  unsigned maxRecursiveVariants = 64;
   /// Work (instructions evaluated plus abstract values copied into the entry
   /// states of specialized blocks) of one attempt. Past it, the loop
   /// that unrolled most (or else the function that took most work) is kept
@@ -57,6 +60,7 @@ struct SpecializeStats {
   unsigned budgetHits = 0;
   unsigned blocksSpecialized = 0;
   unsigned restarts = 0;
+  unsigned recursiveVariants = 0; ///< functions specialized for a recursive call's pattern
   uint64_t work = 0; ///< instructions evaluated by all attempts (the work budget's unit)
 };
 
@@ -80,6 +84,9 @@ struct Assumption {
 
 struct SpecializationResult {
   llvm::Function *residual = nullptr; ///< new function with the spec's signature
+  /// New internal functions the residual calls: recursive callees specialized
+  /// for a static argument pattern. They live in the same module.
+  std::vector<llvm::Function *> variants;
   SpecializeStats stats;
   std::map<const llvm::Instruction *, BindingTime> bindingTimes;
   std::vector<Note> notes;            ///< budget hits, constructs kept residual
@@ -89,9 +96,10 @@ struct SpecializationResult {
 /// How one parameter of the spec function is bound. At build time all are
 /// Dynamic; run-time specialization fixes some to values known only then.
 struct ArgumentBinding {
-  enum Kind { Dynamic, Value, HostMemory } kind = Dynamic;
+  enum Kind { Dynamic, Value, HostMemory, Constant } kind = Dynamic;
   uint64_t value = 0; ///< Value: the integer or address; HostMemory: the address
   uint64_t size = 0;  ///< HostMemory: bytes at the address whose contents are fixed
+  llvm::Constant *constant = nullptr; ///< Constant: an LLVM constant of the parameter's type
 };
 
 /// Specializes Spec (whose body calls the generic code) into a new function in

@@ -140,13 +140,37 @@ struct SpecBlock {
   bool queued = false;
 };
 
+//===-- Polyvariant recursion --------------------------------------------===//
+
+/// Functions specialized for the static argument pattern of a recursive call
+/// whose static arguments repeat an enclosing activation's (unfolding it would
+/// not progress). Shared by the spec's specialization and the variants' own,
+/// so each (callee, pattern) is specialized once, mutual recursion included:
+/// a variant exists, as a declaration, before its body is specialized.
+class RecursionVariants {
+public:
+  struct Variant {
+    Function *generic;
+    std::vector<ArgumentBinding> bindings;
+    Function *function; ///< the declaration its body goes into
+  };
+  /// The variant of Callee for Pattern (one entry per parameter, null where it
+  /// is dynamic); null once Budget variants exist.
+  Function *get(Function &Callee, const std::vector<Constant *> &Pattern, unsigned Budget);
+  std::optional<Variant> nextPending();
+
+private:
+  std::map<std::pair<Function *, std::vector<Constant *>>, Function *> functions;
+  std::vector<Variant> pending;
+};
+
 //===-- The specializer --------------------------------------------------===//
 
 class Specializer {
 public:
   Specializer(Function &Spec, const ModuleInfo &Info, const SpecializeOptions &Options,
-              const std::vector<ArgumentBinding> &Bindings)
-      : spec(Spec), info(Info), options(Options), bindings(Bindings),
+              const std::vector<ArgumentBinding> &Bindings, RecursionVariants &Variants)
+      : spec(Spec), info(Info), options(Options), bindings(Bindings), variants(Variants),
         module(*Spec.getParent()), layout(module.getDataLayout()), ctx(module.getContext()) {}
 
   SpecializationResult run();
@@ -156,6 +180,7 @@ private:
   const ModuleInfo &info;
   const SpecializeOptions &options;
   const std::vector<ArgumentBinding> &bindings;
+  RecursionVariants &variants;
   Module &module;
   const DataLayout &layout;
   LLVMContext &ctx;
@@ -281,8 +306,13 @@ private:
   void evaluateMemoryIntrinsic(IntrinsicInst &I);
   void evaluateAssume(CallBase &I);
   void evaluateStaticMemory(CallBase &I);
-  void residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
-                    Value *Callee);
+  /// A call kept in the residual code; Target, when given, is called instead
+  /// of the callee (a specialized variant of it).
+  void residualCall(CallBase &I, const std::vector<AbstractValue> &Args, Value *Callee,
+                    Function *Target = nullptr);
+  /// The variant of Callee for the static arguments of Args that are constants
+  /// (RecursionVariants); null if none is, or the budget of variants is spent.
+  Function *recursiveVariant(Function &Callee, const std::vector<AbstractValue> &Args);
   bool sameArgumentPattern(const std::vector<AbstractValue> &A,
                            const std::vector<AbstractValue> &B) const;
   void unfoldCall(CallBase &I, Function &Callee, const std::vector<AbstractValue> &Args);

@@ -87,9 +87,12 @@ void Specializer::evaluateCall(CallBase &I) {
                   (CalleeInfo.notUnfoldableLoc
                        ? " at " + formatLocation(CalleeInfo.notUnfoldableLoc)
                        : std::string()));
-    else if (Repeats)
+    else if (Repeats) {
+      if (Function *Variant = recursiveVariant(*Callee, Args))
+        return residualCall(I, Args, Callee, Variant);
       note(I, "recursive call to '" + Callee->getName().str() +
                   "' kept residual: its static arguments repeat an enclosing call's");
+    }
     else if (keepEverythingResidual || callsKeptResidual.count(Callee))
       note(I, "call to '" + Callee->getName().str() + "' kept residual: budget");
     else if (Depth >= options.maxInlineDepth || Activations >= options.maxRecursion)
@@ -130,10 +133,57 @@ bool Specializer::sameArgumentPattern(const std::vector<AbstractValue> &A,
   return true;
 }
 
+Function *RecursionVariants::get(Function &Callee, const std::vector<Constant *> &Pattern,
+                                 unsigned Budget) {
+  auto [It, New] = functions.try_emplace({&Callee, Pattern}, nullptr);
+  if (!New || functions.size() > Budget)
+    return It->second;
+  It->second = Function::Create(Callee.getFunctionType(), GlobalValue::InternalLinkage,
+                                Callee.getName() + ".respec.recursion", Callee.getParent());
+  It->second->copyAttributesFrom(&Callee);
+  It->second->setLinkage(GlobalValue::InternalLinkage);
+  std::vector<ArgumentBinding> Bindings(Pattern.size());
+  for (size_t A = 0; A < Pattern.size(); ++A)
+    if (Pattern[A]) {
+      Bindings[A].kind = ArgumentBinding::Constant;
+      Bindings[A].constant = Pattern[A];
+    }
+  pending.push_back({&Callee, std::move(Bindings), It->second});
+  return It->second;
+}
+
+std::optional<RecursionVariants::Variant> RecursionVariants::nextPending() {
+  if (pending.empty())
+    return std::nullopt;
+  Variant Next = std::move(pending.back());
+  pending.pop_back();
+  return Next;
+}
+
+/// Static arguments the variant can be specialized for are those that are
+/// constants in any function: integers, functions, addresses of globals (and,
+/// at run time, of host memory). A pointer to a stack object of the caller is
+/// passed as a dynamic argument.
+Function *Specializer::recursiveVariant(Function &Callee, const std::vector<AbstractValue> &Args) {
+  std::vector<Constant *> Pattern(Callee.arg_size(), nullptr);
+  bool AnyStatic = false;
+  for (unsigned A = 0; A < Callee.arg_size(); ++A) {
+    const AbstractValue &Arg = Args[A];
+    bool Representable = Arg.kind == AbstractValue::Constant ||
+                         (Arg.kind == AbstractValue::ObjectPointer &&
+                          isa<Constant>(objects.get(Arg.object).base));
+    if (!Representable || Callee.getArg(A)->hasByValAttr())
+      continue;
+    Pattern[A] = cast<Constant>(materialize(Arg, Callee.getArg(A)->getType(), false));
+    AnyStatic = true;
+  }
+  return AnyStatic ? variants.get(Callee, Pattern, options.maxRecursiveVariants) : nullptr;
+}
+
 void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Args,
-                               Value *Callee) {
+                               Value *Callee, Function *Target) {
   std::vector<AbstractValue> Ops = Args;
-  Ops.push_back(valueOf(I.getCalledOperand()));
+  Ops.push_back(Target ? AbstractValue::of(Target) : valueOf(I.getCalledOperand()));
   if (Callee && isIndirect(I))
     ++current->stats.indirectCallsDevirtualized;
   bool ReadsOnly = I.onlyReadsMemory();
