@@ -299,6 +299,15 @@ ObjectId ObjectTable::lookupStackSlot(const Instruction *Site, unsigned Key,
   return It == stackSlots.end() ? ~0u : It->second;
 }
 
+std::vector<StaticMemoryRange> ObjectTable::staticMemory() const {
+  std::vector<StaticMemoryRange> Ranges;
+  for (const Object &O : objects)
+    for (auto [Off, Size] : O.staticRanges)
+      Ranges.push_back({O.global, Off, Size});
+  llvm::sort(Ranges);
+  return Ranges;
+}
+
 bool ObjectTable::isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const {
   const Object &O = objects[Id];
   if (!O.contents || Off < 0 || Off + int64_t(Size) > int64_t(O.size))

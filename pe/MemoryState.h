@@ -58,6 +58,7 @@
 
 #include "AbstractValue.h"
 #include "FlatMap.h"
+#include "Specializer.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include <map>
@@ -194,6 +195,8 @@ public:
   const Object &get(ObjectId Id) const { return objects[Id]; }
   /// Loads from [Off, Off+Size) fold from the known contents.
   bool isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const;
+  /// Every respec_static_memory() range declared so far.
+  std::vector<StaticMemoryRange> staticMemory() const;
   void clear();
 
 private:

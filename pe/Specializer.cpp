@@ -143,6 +143,9 @@ void Specializer::reset() {
 
 void Specializer::attempt() {
   reset();
+  for (const StaticMemoryRange &Range : staticMemory)
+    objects.get(objects.forGlobal(Range.global, layout))
+        .staticRanges.push_back({Range.offset, Range.size});
   unsigned Root = internContext({});
   State Initial;
   FrameState Frame;
@@ -189,7 +192,7 @@ AbstractValue Specializer::boundArgument(Argument &Formal, Argument &Actual) {
       throw SpecError("", Which + " is not a pointer: it cannot name static memory");
     if (B.size == 0 || !B.value)
       throw SpecError("", Which + ": static memory needs an address and a size");
-    return AbstractValue::pointer(objects.forHostMemory(B.value, B.size, ctx), 0);
+    return AbstractValue::pointer(objects.forHostMemory(B.value, B.size, ctx), B.offset);
   }
   if (auto *IntTy = dyn_cast<IntegerType>(Ty))
     return fromConstant(ConstantInt::get(IntTy, B.value));
@@ -336,7 +339,9 @@ SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
   SpecializationResult Result = detail::Specializer(Spec, Info, Options, Bindings, Variants).run();
   while (auto Pending = Variants.nextPending()) {
     SpecializationResult Variant =
-        detail::Specializer(*Pending->generic, Info, Options, Pending->bindings, Variants).run();
+        detail::Specializer(*Pending->generic, Info, Options, Pending->bindings, Variants,
+                            Pending->staticMemory)
+            .run();
     installVariantBody(*Variant.residual, *Pending->function);
     Result.variants.push_back(Pending->function);
     SpecializeStats &S = Result.stats, &V = Variant.stats;

@@ -13,9 +13,11 @@
 #include "FunctionInfo.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace respec {
@@ -99,7 +101,23 @@ struct ArgumentBinding {
   enum Kind { Dynamic, Value, HostMemory, Constant } kind = Dynamic;
   uint64_t value = 0; ///< Value: the integer or address; HostMemory: the address
   uint64_t size = 0;  ///< HostMemory: bytes at the address whose contents are fixed
+  int64_t offset = 0; ///< HostMemory: the argument points this far into them
   llvm::Constant *constant = nullptr; ///< Constant: an LLVM constant of the parameter's type
+
+  bool operator<(const ArgumentBinding &O) const {
+    return std::tie(kind, value, size, offset, constant) <
+           std::tie(O.kind, O.value, O.size, O.offset, O.constant);
+  }
+};
+
+/// Bytes of a global that respec_static_memory() declared fixed.
+struct StaticMemoryRange {
+  llvm::GlobalVariable *global = nullptr;
+  int64_t offset = 0;
+  uint64_t size = 0;
+  bool operator<(const StaticMemoryRange &O) const {
+    return std::tie(global, offset, size) < std::tie(O.global, O.offset, O.size);
+  }
 };
 
 /// Specializes Spec (whose body calls the generic code) into a new function in

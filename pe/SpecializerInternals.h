@@ -152,15 +152,21 @@ public:
   struct Variant {
     Function *generic;
     std::vector<ArgumentBinding> bindings;
+    /// respec_static_memory() ranges declared when the variant was asked for:
+    /// the variant runs within the spec, where they hold.
+    std::vector<StaticMemoryRange> staticMemory;
     Function *function; ///< the declaration its body goes into
   };
-  /// The variant of Callee for Pattern (one entry per parameter, null where it
-  /// is dynamic); null once Budget variants exist.
-  Function *get(Function &Callee, const std::vector<Constant *> &Pattern, unsigned Budget);
+  /// The variant of Callee for Bindings and StaticMemory, created on first
+  /// request; null once Budget variants exist.
+  Function *get(Function &Callee, const std::vector<ArgumentBinding> &Bindings,
+                const std::vector<StaticMemoryRange> &StaticMemory, unsigned Budget);
   std::optional<Variant> nextPending();
 
 private:
-  std::map<std::pair<Function *, std::vector<Constant *>>, Function *> functions;
+  std::map<std::tuple<Function *, std::vector<ArgumentBinding>, std::vector<StaticMemoryRange>>,
+           Function *>
+      functions;
   std::vector<Variant> pending;
 };
 
@@ -169,8 +175,10 @@ private:
 class Specializer {
 public:
   Specializer(Function &Spec, const ModuleInfo &Info, const SpecializeOptions &Options,
-              const std::vector<ArgumentBinding> &Bindings, RecursionVariants &Variants)
+              const std::vector<ArgumentBinding> &Bindings, RecursionVariants &Variants,
+              const std::vector<StaticMemoryRange> &StaticMemory = {})
       : spec(Spec), info(Info), options(Options), bindings(Bindings), variants(Variants),
+        staticMemory(StaticMemory),
         module(*Spec.getParent()), layout(module.getDataLayout()), ctx(module.getContext()) {}
 
   SpecializationResult run();
@@ -181,6 +189,8 @@ private:
   const SpecializeOptions &options;
   const std::vector<ArgumentBinding> &bindings;
   RecursionVariants &variants;
+  /// Static memory declared by the caller of a recursive variant.
+  const std::vector<StaticMemoryRange> &staticMemory;
   Module &module;
   const DataLayout &layout;
   LLVMContext &ctx;
@@ -311,7 +321,8 @@ private:
   void residualCall(CallBase &I, const std::vector<AbstractValue> &Args, Value *Callee,
                     Function *Target = nullptr);
   /// The variant of Callee for the static arguments of Args that are constants
-  /// (RecursionVariants); null if none is, or the budget of variants is spent.
+  /// or point into static memory (RecursionVariants); null if none is, or the
+  /// budget of variants is spent.
   Function *recursiveVariant(Function &Callee, const std::vector<AbstractValue> &Args);
   bool sameArgumentPattern(const std::vector<AbstractValue> &A,
                            const std::vector<AbstractValue> &B) const;

@@ -133,22 +133,17 @@ bool Specializer::sameArgumentPattern(const std::vector<AbstractValue> &A,
   return true;
 }
 
-Function *RecursionVariants::get(Function &Callee, const std::vector<Constant *> &Pattern,
+Function *RecursionVariants::get(Function &Callee, const std::vector<ArgumentBinding> &Bindings,
+                                 const std::vector<StaticMemoryRange> &StaticMemory,
                                  unsigned Budget) {
-  auto [It, New] = functions.try_emplace({&Callee, Pattern}, nullptr);
+  auto [It, New] = functions.try_emplace({&Callee, Bindings, StaticMemory}, nullptr);
   if (!New || functions.size() > Budget)
     return It->second;
   It->second = Function::Create(Callee.getFunctionType(), GlobalValue::InternalLinkage,
                                 Callee.getName() + ".respec.recursion", Callee.getParent());
   It->second->copyAttributesFrom(&Callee);
   It->second->setLinkage(GlobalValue::InternalLinkage);
-  std::vector<ArgumentBinding> Bindings(Pattern.size());
-  for (size_t A = 0; A < Pattern.size(); ++A)
-    if (Pattern[A]) {
-      Bindings[A].kind = ArgumentBinding::Constant;
-      Bindings[A].constant = Pattern[A];
-    }
-  pending.push_back({&Callee, std::move(Bindings), It->second});
+  pending.push_back({&Callee, Bindings, StaticMemory, It->second});
   return It->second;
 }
 
@@ -160,24 +155,38 @@ std::optional<RecursionVariants::Variant> RecursionVariants::nextPending() {
   return Next;
 }
 
-/// Static arguments the variant can be specialized for are those that are
-/// constants in any function: integers, functions, addresses of globals (and,
-/// at run time, of host memory). A pointer to a stack object of the caller is
-/// passed as a dynamic argument.
+/// Static arguments the variant can be specialized for are those that mean
+/// the same in any function: integers, functions, addresses of globals, and
+/// (at run time) pointers into host memory declared static. A pointer to a
+/// stack object of the caller is passed as a dynamic argument.
 Function *Specializer::recursiveVariant(Function &Callee, const std::vector<AbstractValue> &Args) {
-  std::vector<Constant *> Pattern(Callee.arg_size(), nullptr);
+  std::vector<ArgumentBinding> Bindings(Callee.arg_size());
   bool AnyStatic = false;
   for (unsigned A = 0; A < Callee.arg_size(); ++A) {
     const AbstractValue &Arg = Args[A];
-    bool Representable = Arg.kind == AbstractValue::Constant ||
-                         (Arg.kind == AbstractValue::ObjectPointer &&
-                          isa<Constant>(objects.get(Arg.object).base));
-    if (!Representable || Callee.getArg(A)->hasByValAttr())
+    ArgumentBinding &B = Bindings[A];
+    if (Callee.getArg(A)->hasByValAttr() || !Arg.isStatic())
       continue;
-    Pattern[A] = cast<Constant>(materialize(Arg, Callee.getArg(A)->getType(), false));
+    if (Arg.kind == AbstractValue::ObjectPointer) {
+      const ObjectTable::Object &Obj = objects.get(Arg.object);
+      if (Obj.isStack())
+        continue;
+      if (!Obj.global) { // host memory: its address is the base's integer
+        B.kind = ArgumentBinding::HostMemory;
+        B.value = cast<ConstantInt>(cast<ConstantExpr>(Obj.base)->getOperand(0))->getZExtValue();
+        B.size = Obj.size;
+        B.offset = Arg.offset;
+        AnyStatic = true;
+        continue;
+      }
+    }
+    B.kind = ArgumentBinding::Constant;
+    B.constant = cast<Constant>(materialize(Arg, Callee.getArg(A)->getType(), false));
     AnyStatic = true;
   }
-  return AnyStatic ? variants.get(Callee, Pattern, options.maxRecursiveVariants) : nullptr;
+  return AnyStatic ? variants.get(Callee, Bindings, objects.staticMemory(),
+                                  options.maxRecursiveVariants)
+                   : nullptr;
 }
 
 void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Args,

@@ -23,6 +23,7 @@ struct node { int value; struct node *left, *right; };
 
 int glob(const char *s);
 int either(const char *s);
+int declared(const char *s);
 long sum_odd(const struct node *t);
 
 #ifdef MAIN
@@ -31,7 +32,7 @@ long sum_odd(const struct node *t);
 int main(void) {
   static const char alphabet[] = "abcx";
   char s[12];
-  unsigned x = 7, counts[2] = {0, 0};
+  unsigned x = 7, counts[3] = {0, 0, 0};
   for (int round = 0; round < 200000; round++) {
     x = x * 1103515245u + 12345u;
     size_t n = (x >> 16) % 11;
@@ -42,11 +43,12 @@ int main(void) {
     s[n] = 0;
     counts[0] += glob(s);
     counts[1] += either(s);
+    counts[2] += declared(s);
   }
   // RUNS: glob 1 0 1 0
   printf("glob %d %d %d %d\n", glob("ab?c"), glob("abc"), glob("aXXbcc"), glob(""));
   // RUNS: counts
-  printf("counts %u %u\n", counts[0], counts[1]);
+  printf("counts %u %u %u\n", counts[0], counts[1], counts[2]);
   struct node nodes[64];
   for (int i = 0; i < 64; i++) {
     x = x * 1103515245u + 12345u;
@@ -81,6 +83,17 @@ RESPEC_SPECIALIZE int glob(const char *s) { return match("a*b?c", s); }
 // Two '*': two variants, each recursing into itself or the other.
 RESPEC_SPECIALIZE int either(const char *s) { return match("*a*c*", s); }
 
+// A pattern in writable memory the spec declares fixed: the variants read it
+// as static memory too (they run within the spec).
+char pattern[] = "?b*a";
+// CHECK-LABEL: define {{.*}} @declared(
+// CHECK-NOT: @pattern
+// CHECK: call {{.*}} @match.respec.recursion
+RESPEC_SPECIALIZE int declared(const char *s) {
+  respec_static_memory(pattern, sizeof pattern);
+  return match(pattern, s);
+}
+
 typedef long visit_fn(const struct node *);
 static long walk(const struct node *t, visit_fn *visit) {
   if (!t)
@@ -100,6 +113,7 @@ RESPEC_SPECIALIZE long sum_odd(const struct node *t) { return walk(t, odd_value)
 // CHECK-NOT: i8 42
 // CHECK-NOT: i8 63
 // CHECK: {{^}$}}
+// CHECK-NOT: @pattern
 // CHECK-LABEL: define internal {{.*}} @walk.respec.recursion(
 // CHECK-NOT: call {{.*}} %visit
 // CHECK-NOT: @odd_value
