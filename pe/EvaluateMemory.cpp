@@ -168,8 +168,10 @@ void Specializer::evaluateStore(StoreInst &I) {
   AbstractValue Addr = valueOf(I.getPointerOperand());
   uint64_t Size = storeSize(I.getValueOperand()->getType());
   std::optional<Cell> Written;
-  if (!I.isVolatile() && Val.isStatic())
+  if (!I.isVolatile() && Val.isStatic()) {
     Written = Cell{Size, Val};
+    Written->accessType = I.getMetadata(LLVMContext::MD_tbaa); // see WriteSummary.h
+  }
   // A pointer stays precisely known only in a recorded cell of a private
   // object; anywhere else it escapes (MemoryState.h).
   bool Recorded = Written && Addr.kind == AbstractValue::ObjectPointer &&

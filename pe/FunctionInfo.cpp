@@ -134,6 +134,7 @@ ModuleInfo::ModuleInfo(Module &M) {
     findNotUnfoldable(F, *Info);
     infos[&F] = std::move(Info);
   }
+  writeSummaries = std::make_unique<WriteSummaries>(M);
 }
 
 } // namespace respec

@@ -19,6 +19,7 @@
 #ifndef RESPEC_PE_FUNCTIONINFO_H
 #define RESPEC_PE_FUNCTIONINFO_H
 
+#include "WriteSummary.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugLoc.h"
@@ -58,12 +59,15 @@ class ModuleInfo {
 public:
   explicit ModuleInfo(llvm::Module &M);
   const FunctionInfo &get(const llvm::Function *F) const { return *infos.at(F); }
+  /// What a call to F may write (WriteSummary.h); null for a declaration.
+  const WriteSummary *writes(const llvm::Function *F) const { return writeSummaries->get(F); }
 
   /// Whether a call may be unfolded (inlined during specialization).
   static bool isUnfoldableCallSite(const llvm::CallBase &Call);
 
 private:
   std::map<const llvm::Function *, std::unique_ptr<FunctionInfo>> infos;
+  std::unique_ptr<WriteSummaries> writeSummaries;
 };
 
 } // namespace respec

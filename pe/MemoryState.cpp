@@ -167,6 +167,26 @@ void MemoryState::writeUnknown(const MDNode *AccessType) {
   forgetAliasedFacts(AccessType, nullptr);
 }
 
+void MemoryState::writeTyped(ArrayRef<ObjectId> Objects, ArrayRef<const MDNode *> AccessTypes) {
+  auto MayBeWritten = [&](const Cell &C) {
+    return llvm::any_of(AccessTypes,
+                        [&](const MDNode *T) { return accessTypesMayAlias(T, C.accessType); });
+  };
+  auto Forget = [&](ObjectState &O) {
+    for (auto It = O.cells.begin(); It != O.cells.end();)
+      It = MayBeWritten(It->second) ? O.cells.erase(It) : std::next(It);
+  };
+  for (ObjectId Obj : Objects) {
+    escapeContents(Obj);
+    Forget(object(Obj));
+  }
+  for (auto &[Id, O] : objects)
+    if (O.escaped)
+      Forget(O); // pointees are escaped already (the invariant)
+  for (const MDNode *T : AccessTypes)
+    forgetAliasedFacts(T, nullptr);
+}
+
 void MemoryState::writeBehindRoot(Value *Root, int64_t Off, uint64_t Size,
                                   std::optional<Cell> Written, const MDNode *AccessType) {
   for (auto &[Id, O] : objects)
@@ -197,11 +217,15 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
   for (auto &[Off, CA] : A.cells) {
     auto It = B.cells.find(Off);
     const Cell *CB = It != B.cells.end() ? &It->second : nullptr;
+    // A plain cell written through two different access paths keeps its value
+    // and forgets its tag (a fact's tag is what it is about: it must agree).
     bool Same = CB && CA.size == CB->size && CA.partialMask == CB->partialMask &&
-                CA.accessType == CB->accessType &&
+                (CA.accessType == CB->accessType || (!CA.pinned && !CB->pinned)) &&
                 (CA.value.sameStatic(CB->value) || (CA.value.isDynamic() && CA.value == CB->value));
     if (Same) {
       Cell C = CA;
+      if (CA.accessType != CB->accessType)
+        C.accessType = nullptr;
       C.pinned = CA.pinned && CB->pinned;
       if (C.statedBy != CB->statedBy)
         C.statedBy = nullptr;

@@ -74,8 +74,8 @@ struct Cell {
   /// Dynamic with no residual value and dynamicRoot naming the memory behind it.
   AbstractValue value;
   bool pinned = false; ///< stated by respec_assume(): survives writes it cannot alias
-  /// Pinned facts: the TBAA access tag of the load the fact is about (null:
-  /// any write may alias it).
+  /// The TBAA access tag of the store that wrote the cell, or for a pinned
+  /// fact of the load it is about (null: any write may alias it).
   const llvm::MDNode *accessType = nullptr;
   /// Pinned facts about some bits only (a bit-field): those bits of value are
   /// known; 0 when the whole value is.
@@ -131,6 +131,11 @@ public:
   void writeSomewhereIn(ObjectId Obj, const llvm::MDNode *AccessType);
   /// A write through a pointer of unknown target.
   void writeUnknown(const llvm::MDNode *AccessType);
+  /// Writes, by a call with a write summary (WriteSummary.h), somewhere in
+  /// each object of Objects and through pointers of unknown target, all with
+  /// one of AccessTypes: cells whose tag none of them may alias survive.
+  void writeTyped(llvm::ArrayRef<ObjectId> Objects,
+                  llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
   /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root: other
   /// cells behind Root keep, the rest is as writeUnknown.
   void writeBehindRoot(llvm::Value *Root, int64_t Off, uint64_t Size,

@@ -195,8 +195,15 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
   Ops.push_back(Target ? AbstractValue::of(Target) : valueOf(I.getCalledOperand()));
   if (Callee && isIndirect(I))
     ++current->stats.indirectCallsDevirtualized;
-  bool ReadsOnly = I.onlyReadsMemory();
+  // Code respec can see writes only what its summary says (WriteSummary.h); a
+  // variant writes what the generic callee does.
+  auto *Visible = dyn_cast_or_null<Function>(Callee);
+  const WriteSummary *Writes = Visible ? info.writes(Visible) : nullptr;
+  if (Writes && Writes->anything)
+    Writes = nullptr;
+  bool ReadsOnly = I.onlyReadsMemory() || (Writes && Writes->writesNothing());
   MemoryState &Mem = state.memory;
+  std::vector<ObjectId> Written;
   for (unsigned A = 0; A < Args.size(); ++A) {
     if (!Args[A].refersToObject())
       continue;
@@ -209,12 +216,19 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
     if (!I.doesNotCapture(A))
       Mem.escape(Obj);
     if (!ReadsOnly && !I.onlyReadsMemory(A))
-      Mem.writeSomewhereIn(Obj, nullptr);
+      Written.push_back(Obj);
   }
+  if (!Writes)
+    for (ObjectId Obj : Written)
+      Mem.writeSomewhereIn(Obj, nullptr);
   // A static callee operand is materialized as the function itself: the
   // residual call is direct.
   emitResidual(I, Ops, /*OperandsEscape=*/false);
-  if (!ReadsOnly)
+  if (ReadsOnly)
+    return;
+  if (Writes)
+    Mem.writeTyped(Written, Writes->accessTypes);
+  else
     Mem.writeUnknown(nullptr);
 }
 
