@@ -64,3 +64,22 @@ RESPEC_SPECIALIZE int32_t rotate(int32_t x, int32_t by)
 {
 	return rotate_left(x, by);
 }
+
+/* Recursion that repeats its static pattern: at run time the pattern is host
+ * memory, and the recursive calls go to variants specialized for each position
+ * in it ('*' any run, '?' one character, others themselves). */
+static int jit_match(const char *p, const char *s)
+{
+	if (*p == 0)
+		return *s == 0;
+	if (*p == '*')
+		return jit_match(p + 1, s) || (*s && jit_match(p, s + 1));
+	if (*s && (*p == '?' || *p == *s))
+		return jit_match(p + 1, s + 1);
+	return 0;
+}
+
+RESPEC_SPECIALIZE int glob_match(const char *pattern, const char *s)
+{
+	return jit_match(pattern, s);
+}

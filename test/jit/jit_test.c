@@ -179,6 +179,34 @@ static void test_inline_assembly(respec_jit *jit)
 		      f(x, 0), rotate(x, 3));
 }
 
+typedef int (*glob_fn)(const char *, const char *);
+int glob_match(const char *pattern, const char *s);
+
+/* A recursive matcher over a pattern in static host memory: its recursive
+ * calls become calls to variants bound to positions in that memory. */
+static void test_recursion_over_host_memory(respec_jit *jit)
+{
+	static const char pattern[] = "a*b?c*";
+	static const char alphabet[] = "abcd";
+	struct respec_arg args[] = {RESPEC_STATIC_MEMORY(pattern, sizeof pattern), RESPEC_DYNAMIC};
+	glob_fn f = (glob_fn)respec_jit_specialize(jit, "glob_match", args, 2);
+	CHECK(f, "specialize glob_match: %s", respec_jit_error(jit));
+	unsigned matched = 0;
+	char s[12];
+	srand(17);
+	for (int round = 0; f && round < 20000; round++) {
+		size_t n = (size_t)rand() % 11;
+		for (size_t i = 0; i < n; i++)
+			s[i] = alphabet[rand() % 4];
+		s[n] = 0;
+		int expected = glob_match(pattern, s);
+		matched += expected;
+		CHECK(f(pattern, s) == expected, "glob_match(\"%s\", \"%s\"): specialized %d",
+		      pattern, s, !expected);
+	}
+	CHECK(matched > 100, "too few matching subjects (%u) to test anything", matched);
+}
+
 /* Released code is forgotten: the same inputs compile again; releasing twice,
  * or what the specializer never returned, fails. */
 static void test_release(respec_jit *jit)
@@ -263,6 +291,7 @@ int main(void)
 	test_errors(jit);
 	test_what_specialized_code_reaches(jit);
 	test_inline_assembly(jit);
+	test_recursion_over_host_memory(jit);
 	test_release(jit);
 	test_async_replug(jit);
 	respec_jit_destroy(jit);
