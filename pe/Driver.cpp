@@ -1,5 +1,6 @@
 //===- Driver.cpp - From C sources to a specialized object ----------------===//
 #include "Driver.h"
+#include "Reroll.h"
 #include "Diagnostics.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -369,8 +370,19 @@ void PassPipeline::run(Module &M) {
   moduleAnalyses.clear();
 }
 
-void optimize(Module &M, unsigned Level) {
-  if (Level > 0)
+void optimize(Module &M, unsigned Level, const std::vector<Specialized> &Done,
+              unsigned MinReroll) {
+  if (Level == 0)
+    return;
+  PassPipeline(Level).run(M);
+  unsigned Loops = 0;
+  for (const Specialized &S : Done)
+    Loops += rerollRepeatedCode(*S.spec, MinReroll);
+  // Recursive variants the pipeline kept (it may inline or delete them).
+  for (Function &F : M)
+    if (F.getName().contains(".respec.recursion"))
+      Loops += rerollRepeatedCode(F, MinReroll);
+  if (Loops) // (a fresh pipeline: the default one cannot run twice)
     PassPipeline(Level).run(M);
 }
 

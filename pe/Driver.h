@@ -112,8 +112,12 @@ enum class LinkMode {
 void internalizeForLinking(llvm::Module &M, const std::vector<Specialized> &Done,
                            LinkMode Mode);
 
-/// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets them.
-void optimize(llvm::Module &M, unsigned Level);
+/// LLVM's default pipeline at -O<Level> (0 = none), vectorizers as clang sets
+/// them; then runs of at least MinReroll repeated instructions in the
+/// specialized functions become loops (Reroll.h; 0: never), and if any did,
+/// the pipeline runs again so that its loop passes see them.
+void optimize(llvm::Module &M, unsigned Level, const std::vector<Specialized> &Done,
+              unsigned MinReroll);
 
 /// A pass pipeline with every analysis registered, built once and run on any
 /// number of modules. The run-time specializer cleans every residual module

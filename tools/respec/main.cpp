@@ -82,6 +82,10 @@ options:
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
+  --reroll N           after clean-up, turn runs of at least N residual
+                       instructions that repeat with constants moving by a
+                       fixed step (an unrolled loop) back into a counted loop
+                       LLVM can vectorize (default 256; 0: never)
   --max-work N         work (instructions evaluated plus abstract state copied)
                        of one attempt before the loop that unrolled most, else
                        the callee that cost most, stays residual; after 4x N in
@@ -110,6 +114,7 @@ struct CommandLine {
   bool emitLLVM = false, quiet = false;
   LinkMode linkMode = LinkMode::BesideSources;
   unsigned optLevel = 2;
+  unsigned minReroll = 256; ///< --reroll: see Reroll.h
   std::string color = "auto";
   SpecializeOptions options;
 
@@ -128,11 +133,11 @@ struct CommandLine {
   exit(2);
 }
 
-unsigned parseCount(const std::string &Flag, const char *Text) {
+unsigned parseCount(const std::string &Flag, const char *Text, bool ZeroAllowed = false) {
   char *End = nullptr;
   unsigned long V = Text ? strtoul(Text, &End, 10) : 0;
-  if (!Text || *End || V == 0 || V > 100000000)
-    usageError(Flag + " takes a positive whole number");
+  if (!Text || !*Text || *End || (V == 0 && !ZeroAllowed) || V > 100000000)
+    usageError(Flag + (ZeroAllowed ? " takes a whole number" : " takes a positive whole number"));
   return unsigned(V);
 }
 
@@ -196,6 +201,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.options.maxWork = parseCount(A, Next());
     } else if (A == "--max-growth") {
       CL.options.maxGrowth = parseCount(A, Next());
+    } else if (A == "--reroll") {
+      CL.minReroll = parseCount(A, Next(), /*ZeroAllowed=*/true);
     } else if (A == "--max-inline-depth") {
       CL.options.maxInlineDepth = parseCount(A, Next());
     } else if (A.rfind("--color=", 0) == 0) {
@@ -343,7 +350,7 @@ int run(CommandLine &CL) {
     for (const Function *V : S.result.variants)
       VariantNames.back().push_back(V->getName().str());
   }
-  optimize(*M, CL.optLevel);
+  optimize(*M, CL.optLevel, Done, CL.minReroll);
   // Counted here, for both commands: code generation rewrites the IR it compiles.
   std::vector<unsigned> Sizes;
   for (auto [S, Names] : llvm::zip(Done, VariantNames)) {
