@@ -334,7 +334,8 @@ void internalizeForLinking(Module &M, const std::vector<Specialized> &Done, Link
     I.setLinkage(GlobalValue::InternalLinkage);
 }
 
-PassPipeline::PassPipeline(const PipelineTuningOptions &Tuning) : builder(nullptr, Tuning) {
+PassPipeline::PassPipeline(const PipelineTuningOptions &Tuning, TargetMachine *TM)
+    : builder(TM, Tuning) {
   builder.registerModuleAnalyses(moduleAnalyses);
   builder.registerCGSCCAnalyses(cgsccAnalyses);
   builder.registerFunctionAnalyses(functionAnalyses);
@@ -342,7 +343,7 @@ PassPipeline::PassPipeline(const PipelineTuningOptions &Tuning) : builder(nullpt
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
 }
 
-PassPipeline::PassPipeline(StringRef Text) : PassPipeline(PipelineTuningOptions()) {
+PassPipeline::PassPipeline(StringRef Text) : PassPipeline(PipelineTuningOptions(), nullptr) {
   if (Error E = builder.parsePassPipeline(passes, Text))
     throw SpecError("", "bad pass pipeline '" + Text.str() + "': " + toString(std::move(E)));
 }
@@ -355,7 +356,7 @@ static PipelineTuningOptions clangTuning() {
   return Tuning;
 }
 
-PassPipeline::PassPipeline(unsigned Level) : PassPipeline(clangTuning()) {
+PassPipeline::PassPipeline(unsigned Level, TargetMachine *TM) : PassPipeline(clangTuning(), TM) {
   passes = builder.buildPerModuleDefaultPipeline(Level >= 3   ? OptimizationLevel::O3
                                                  : Level == 2 ? OptimizationLevel::O2
                                                               : OptimizationLevel::O1);
@@ -370,11 +371,18 @@ void PassPipeline::run(Module &M) {
   moduleAnalyses.clear();
 }
 
+static std::unique_ptr<TargetMachine> targetMachineFor(const Module &M, std::string &Error);
+
 void optimize(Module &M, unsigned Level, const std::vector<Specialized> &Done,
               unsigned MinReroll) {
   if (Level == 0)
     return;
-  PassPipeline(Level).run(M);
+  // With the target's cost models, as clang optimizes: without them the
+  // vectorizers see no vector registers and the inliner and unroller guess.
+  // (IR for a target respec has no code generator for is optimized without.)
+  std::string NoTarget;
+  std::unique_ptr<TargetMachine> TM = targetMachineFor(M, NoTarget);
+  PassPipeline(Level, TM.get()).run(M);
   unsigned Loops = 0;
   for (const Specialized &S : Done)
     Loops += rerollRepeatedCode(*S.spec, MinReroll);
@@ -383,7 +391,7 @@ void optimize(Module &M, unsigned Level, const std::vector<Specialized> &Done,
     if (F.getName().contains(".respec.recursion"))
       Loops += rerollRepeatedCode(F, MinReroll);
   if (Loops) // (a fresh pipeline: the default one cannot run twice)
-    PassPipeline(Level).run(M);
+    PassPipeline(Level, TM.get()).run(M);
 }
 
 void writeFileAtomically(const std::string &Path, const std::string &Contents) {
@@ -454,8 +462,12 @@ private:
 };
 } // namespace
 
-/// M as a native object for the host.
-static std::string emitObject(Module &M) {
+/// A code generator for M's target (the host's when M names none), for the
+/// cost models of the optimization pipeline and for emitting objects. CPU and
+/// features are each function's own (clang's target-cpu/target-features
+/// attributes, e.g. from -march=), or else baseline x86-64. Null, with Error
+/// set, when respec has no code generator for the target.
+static std::unique_ptr<TargetMachine> targetMachineFor(const Module &M, std::string &Error) {
   static std::once_flag TargetsReady;
   std::call_once(TargetsReady, [] {
     InitializeNativeTarget();
@@ -464,13 +476,22 @@ static std::string emitObject(Module &M) {
   });
   std::string Triple =
       M.getTargetTriple().empty() ? sys::getDefaultTargetTriple() : M.getTargetTriple();
-  std::string Error;
   const Target *T = TargetRegistry::lookupTarget(Triple, Error);
-  if (!T)
-    throw SpecError("", "no code generator for " + Triple + ": " + Error);
+  if (!T) {
+    Error = "no code generator for " + Triple + ": " + Error;
+    return nullptr;
+  }
   TargetOptions Options;
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+  return std::unique_ptr<TargetMachine>(T->createTargetMachine(
       Triple, "x86-64", "", Options, Reloc::PIC_, std::nullopt, CodeGenOpt::Default));
+}
+
+/// M as a native object for the host.
+static std::string emitObject(Module &M) {
+  std::string Error;
+  std::unique_ptr<TargetMachine> TM = targetMachineFor(M, Error);
+  if (!TM)
+    throw SpecError("", Error);
   M.setDataLayout(TM->createDataLayout());
   SmallVector<char, 0> Object;
   raw_svector_ostream ObjectStream(Object);

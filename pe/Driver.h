@@ -128,8 +128,9 @@ class PassPipeline {
 public:
   /// A pipeline in opt's -passes syntax; throws SpecError if it does not parse.
   explicit PassPipeline(llvm::StringRef Text);
-  /// LLVM's default pipeline at -O<Level>, Level 1 to 3.
-  explicit PassPipeline(unsigned Level);
+  /// LLVM's default pipeline at -O<Level>, Level 1 to 3, with TM's cost
+  /// models (null: LLVM's target-independent guesses).
+  PassPipeline(unsigned Level, llvm::TargetMachine *TM);
 
   /// Runs the pipeline on M, then forgets every analysis result (M may go).
   void run(llvm::Module &M);
@@ -142,7 +143,7 @@ private:
   llvm::ModuleAnalysisManager moduleAnalyses;
   llvm::ModulePassManager passes;
 
-  explicit PassPipeline(const llvm::PipelineTuningOptions &Tuning);
+  PassPipeline(const llvm::PipelineTuningOptions &Tuning, llvm::TargetMachine *TM);
 };
 
 /// Writes textual IR, or a native object; atomically (temp file, then rename).

@@ -224,14 +224,42 @@ private:
         }
       }
     }
-    // After the loop, the last window's values are the body's.
+    // After the loop, the last window's values are the body's; but those the
+    // code after it needs that are pure functions of invariants and constants
+    // (addresses, mostly) move after the loop instead, so that no value of
+    // the body is live after it (the loop vectorizer gives up on such values).
     size_t Last = Start + (Count - 1) * Period;
+    std::vector<bool> Movable(Period), Moved(Period);
+    for (size_t R = 0; R < Period; ++R) {
+      Instruction *I = insts[Last + R];
+      Movable[R] = !I->mayReadOrWriteMemory() && !I->mayHaveSideEffects() &&
+                   llvm::all_of(operands[R], [&](const Operand &Op) {
+                     return Op.kind != Operand::Carried &&
+                            (Op.kind != Operand::Intra || Movable[Op.from]);
+                   });
+    }
+    for (size_t R = Period; R-- > 0;) {
+      Moved[R] = Moved[R] || (Movable[R] && llvm::any_of(insts[Last + R]->users(), [&](User *U) {
+                                return cast<Instruction>(U)->getParent() != Body;
+                              }));
+      if (Moved[R])
+        for (const Operand &Op : operands[R])
+          if (Op.kind == Operand::Intra)
+            Moved[Op.from] = true;
+    }
+    Instruction *AfterLoop = &*Exit->getFirstInsertionPt();
     for (size_t R = 0; R < Period; ++R)
-      insts[Last + R]->replaceAllUsesWith(insts[Start + R]);
+      if (Moved[R])
+        insts[Last + R]->moveBefore(AfterLoop);
+      else
+        insts[Last + R]->replaceAllUsesWith(insts[Start + R]);
+    auto Erased = [&](size_t At) { return At < Last || !Moved[At - Last]; };
     for (size_t At = Start + Period; At < Start + Count * Period; ++At)
-      insts[At]->dropAllReferences();
+      if (Erased(At))
+        insts[At]->dropAllReferences();
     for (size_t At = Start + Count * Period; At-- > Start + Period;)
-      insts[At]->eraseFromParent();
+      if (Erased(At))
+        insts[At]->eraseFromParent();
 
     Body->getTerminator()->eraseFromParent();
     B.SetInsertPoint(Body);
