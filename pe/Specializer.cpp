@@ -344,20 +344,8 @@ SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
             .run();
     installVariantBody(*Variant.residual, *Pending->function);
     Result.variants.push_back(Pending->function);
-    SpecializeStats &S = Result.stats, &V = Variant.stats;
-    S.instructionsEvaluated += V.instructionsEvaluated;
-    S.instructionsResidual += V.instructionsResidual;
-    S.branchesFolded += V.branchesFolded;
-    S.callsUnfolded += V.callsUnfolded;
-    S.indirectCallsDevirtualized += V.indirectCallsDevirtualized;
-    S.loopIterationsUnrolled += V.loopIterationsUnrolled;
-    S.loopsKeptResidual += V.loopsKeptResidual;
-    S.loopsKeyedOnProgramData += V.loopsKeyedOnProgramData;
-    S.budgetHits += V.budgetHits;
-    S.blocksSpecialized += V.blocksSpecialized;
-    S.restarts += V.restarts;
-    S.work += V.work;
-    ++S.recursiveVariants;
+    Result.stats += Variant.stats;
+    ++Result.stats.recursiveVariants;
     for (auto &[I, BT] : Variant.bindingTimes) {
       Result.bindingTimes[I].evaluated += BT.evaluated;
       Result.bindingTimes[I].residual += BT.residual;

@@ -64,6 +64,25 @@ struct SpecializeStats {
   unsigned restarts = 0;
   unsigned recursiveVariants = 0; ///< functions specialized for a recursive call's pattern
   uint64_t work = 0; ///< instructions evaluated by all attempts (the work budget's unit)
+
+  /// Adds the counts of another specialization (a recursive variant) to these.
+  /// instructionsBefore stays: the generic code is the same code.
+  SpecializeStats &operator+=(const SpecializeStats &O) {
+    instructionsEvaluated += O.instructionsEvaluated;
+    instructionsResidual += O.instructionsResidual;
+    branchesFolded += O.branchesFolded;
+    callsUnfolded += O.callsUnfolded;
+    indirectCallsDevirtualized += O.indirectCallsDevirtualized;
+    loopIterationsUnrolled += O.loopIterationsUnrolled;
+    loopsKeptResidual += O.loopsKeptResidual;
+    loopsKeyedOnProgramData += O.loopsKeyedOnProgramData;
+    budgetHits += O.budgetHits;
+    blocksSpecialized += O.blocksSpecialized;
+    restarts += O.restarts;
+    recursiveVariants += O.recursiveVariants;
+    work += O.work;
+    return *this;
+  }
 };
 
 /// How often each generic instruction was evaluated away vs left residual.

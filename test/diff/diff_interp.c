@@ -72,56 +72,57 @@ static int32_t program_word(struct diff_rng *rng, uint64_t shape)
 	}
 }
 
-static void check_fixed_program(struct diff_run *run, const struct interp_variant *v,
-				struct diff_input *input)
+typedef int32_t program_fn(const int32_t *input, size_t n);
+
+/* The words of one input: how many, and any constraint on them. */
+typedef size_t input_fn(struct diff_rng *rng, struct diff_input *input, int32_t **words);
+
+static size_t fixed_program_input(struct diff_rng *rng, struct diff_input *input, int32_t **words)
 {
 	enum { LONGEST = INTERP_PROGRAM_WORDS + 8 };
-	struct diff_rng rng;
-	while (diff_next(run, "run_fixed_program", &rng)) {
-		/* Mostly enough words; sometimes too few, down to none. */
-		size_t n = diff_rng_one_in(&rng, 4) ? (size_t)diff_rng_below(&rng, INTERP_PROGRAM_WORDS)
-						    : INTERP_PROGRAM_WORDS +
-							      (size_t)diff_rng_below(&rng, LONGEST - INTERP_PROGRAM_WORDS + 1);
-		int32_t *words = diff_input_place(input, n * sizeof(int32_t));
-		uint64_t shape = diff_rng_below(&rng, 6);
-		for (size_t i = 0; i < n; i++)
-			words[i] = program_word(&rng, shape);
-		diff_input_seal(input);
-
-		int32_t expected = generic_run_fixed_program(words, n);
-		diff_expect_input_unchanged(run, "input after generic", input);
-		int32_t actual = v->run_fixed_program(words, n);
-		diff_expect_input_unchanged(run, "input after the variant", input);
-		diff_expect_equal_int(run, "return value", expected, actual);
-		diff_count_outcome(run, expected != VM_FAULT);
-	}
-	diff_function_done(run, "run_fixed_program");
+	/* Mostly enough words; sometimes too few, down to none. */
+	size_t n = diff_rng_one_in(rng, 4) ? (size_t)diff_rng_below(rng, INTERP_PROGRAM_WORDS)
+					   : INTERP_PROGRAM_WORDS +
+						     (size_t)diff_rng_below(rng, LONGEST - INTERP_PROGRAM_WORDS + 1);
+	*words = diff_input_place(input, n * sizeof(int32_t));
+	uint64_t shape = diff_rng_below(rng, 6);
+	for (size_t i = 0; i < n; i++)
+		(*words)[i] = program_word(rng, shape);
+	return n;
 }
 
-static void check_bounded_program(struct diff_run *run, const struct interp_variant *v,
-				  struct diff_input *input)
+static size_t bounded_program_input(struct diff_rng *rng, struct diff_input *input,
+				    int32_t **words)
+{
+	size_t n = (size_t)diff_rng_below(rng, BOUNDED_LONGEST + 1);
+	*words = diff_input_place(input, n * sizeof(int32_t));
+	uint64_t shape = diff_rng_below(rng, 6);
+	for (size_t i = 0; i < n; i++)
+		(*words)[i] = program_word(rng, shape);
+	/* The bound: mostly within the input (so the loop runs to it), else any
+	 * word: negative, zero, or past the end (a fault at input[n]). */
+	if (n > 0 && !diff_rng_one_in(rng, 5))
+		(*words)[0] = (int32_t)diff_rng_below(rng, n + 1);
+	return n;
+}
+
+static void check_program(struct diff_run *run, const char *function, program_fn *generic,
+			  program_fn *variant, input_fn *make_input, struct diff_input *input)
 {
 	struct diff_rng rng;
-	while (diff_next(run, "run_bounded_program", &rng)) {
-		size_t n = (size_t)diff_rng_below(&rng, BOUNDED_LONGEST + 1);
-		int32_t *words = diff_input_place(input, n * sizeof(int32_t));
-		uint64_t shape = diff_rng_below(&rng, 6);
-		for (size_t i = 0; i < n; i++)
-			words[i] = program_word(&rng, shape);
-		/* The bound: mostly within the input (so the loop runs to it), else any
-		 * word: negative, zero, or past the end (a fault at input[n]). */
-		if (n > 0 && !diff_rng_one_in(&rng, 5))
-			words[0] = (int32_t)diff_rng_below(&rng, n + 1);
+	while (diff_next(run, function, &rng)) {
+		int32_t *words;
+		size_t n = make_input(&rng, input, &words);
 		diff_input_seal(input);
 
-		int32_t expected = generic_run_bounded_program(words, n);
+		int32_t expected = generic(words, n);
 		diff_expect_input_unchanged(run, "input after generic", input);
-		int32_t actual = v->run_bounded_program(words, n);
+		int32_t actual = variant(words, n);
 		diff_expect_input_unchanged(run, "input after the variant", input);
 		diff_expect_equal_int(run, "return value", expected, actual);
 		diff_count_outcome(run, expected != VM_FAULT);
 	}
-	diff_function_done(run, "run_bounded_program");
+	diff_function_done(run, function);
 }
 
 int main(int argc, char **argv)
@@ -132,8 +133,10 @@ int main(int argc, char **argv)
 
 	struct diff_input input;
 	diff_input_init(&input, (INTERP_PROGRAM_WORDS + BOUNDED_LONGEST + 8) * sizeof(int32_t));
-	check_fixed_program(&run, v, &input);
-	check_bounded_program(&run, v, &input);
+	check_program(&run, "run_fixed_program", generic_run_fixed_program, v->run_fixed_program,
+		      fixed_program_input, &input);
+	check_program(&run, "run_bounded_program", generic_run_bounded_program,
+		      v->run_bounded_program, bounded_program_input, &input);
 	diff_input_destroy(&input);
 	printf("%s: run_fixed_program and run_bounded_program agree with generic\n", run.variant);
 	return 0;
