@@ -24,11 +24,25 @@
  *
  * SPEC.h defines PATTERN_LIST(X): X(name, "pattern", options) per pattern, for the
  * programs that compile the same patterns at run time (tests, benchmark, JIT peer).
+ *
+ * With --local-frames (the experiment of README.md, "What it would take"), SPEC.c
+ * also has, per pattern,
+ *
+ *   RESPEC_SPECIALIZE int match_<name>_frames(const unsigned char *subject,
+ *                                             size_t length, size_t *ovector)
+ *
+ * which calls pcre2_match() with a match data block of its own whose frames
+ * vector (PCRE2's backtracking frames, START_FRAMES_SIZE bytes) is a file-scope
+ * array of the spec, so that the frames are memory respec tracks, and copies
+ * the 2 * (top_bracket + 1) ovector entries out. A larger vector, if a match
+ * needs one, comes from malloc through the block's own allocator and is freed
+ * before returning. The array is shared: these functions are not reentrant.
  */
 #include "config.h" /* PCRE2's, as its own sources include it */
 #include "pcre2_internal.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +124,29 @@ static void put_bytes(FILE *out, const uint8_t *bytes, size_t n)
 		fprintf(out, "%s0x%02x,", i % 12 == 0 ? "\n\t\t" : " ", bytes[i]);
 }
 
+static void emit_local_frames(FILE *out, const char *name, unsigned pairs)
+{
+	fprintf(out, "RESPEC_SPECIALIZE int match_%s_frames(const unsigned char *subject, "
+		     "size_t length,\n\t\t\t\t\tsize_t *ovector)\n{\n"
+		     "\tenum { PAIRS = %u };\n"
+		     "\t_Alignas(pcre2_real_match_data) unsigned char storage[offsetof("
+		     "pcre2_real_match_data, ovector) +\n\t\t\t\t\t\t\t       2 * PAIRS * "
+		     "sizeof(PCRE2_SIZE)];\n"
+		     "\tpcre2_real_match_data *md = (pcre2_real_match_data *)storage;\n"
+		     "\tmd->memctl = (pcre2_memctl){ frames_malloc, frames_free, local_frames };\n"
+		     "\tmd->heapframes = (heapframe *)local_frames;\n"
+		     "\tmd->heapframes_size = sizeof local_frames;\n"
+		     "\tmd->oveccount = PAIRS;\n\tmd->flags = 0;\n"
+		     "\tint rc = pcre2_match(&pattern_%s.code, subject, length, 0, 0, "
+		     "(pcre2_match_data *)md, NULL);\n"
+		     "\tfor (unsigned i = 0; i < 2 * PAIRS; i++)\n\t\tovector[i] = md->ovector[i];\n"
+		     "\tif (md->heapframes != (heapframe *)local_frames)\n"
+		     "\t\tfree(md->heapframes);\n\treturn rc;\n}\n\n",
+		name, pairs, name);
+}
+
+static bool local_frames;
+
 static void emit_pattern(FILE *out, const struct pattern *p)
 {
 	int error;
@@ -173,13 +210,20 @@ static void emit_pattern(FILE *out, const struct pattern *p)
 		     "\treturn pcre2_match(&pattern_%s.code, subject, length, 0, 0, match_data, "
 		     "NULL);\n}\n\n",
 		p->name, p->name);
+	if (local_frames)
+		emit_local_frames(out, p->name, re->top_bracket + 1u);
 	pcre2_code_free(compiled);
 }
 
 int main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "--local-frames") == 0) {
+		local_frames = true;
+		argv++;
+		argc--;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: gen_pattern_spec SPEC.c SPEC.h PATTERNS.txt\n");
+		fprintf(stderr, "usage: gen_pattern_spec [--local-frames] SPEC.c SPEC.h PATTERNS.txt\n");
 		return 2;
 	}
 	struct pattern patterns[256];
@@ -196,6 +240,13 @@ int main(int argc, char **argv)
 		      "since the patterns were compiled\");\n\n",
 		argv[3], PCRE2_MAJOR, PCRE2_MINOR, sizeof(pcre2_real_code), header_name,
 		sizeof(pcre2_real_code));
+	if (local_frames)
+		fprintf(spec, "/* --local-frames: the frames vector of match_*_frames */\n"
+			      "static PCRE2_SIZE local_frames[START_FRAMES_SIZE / sizeof(PCRE2_SIZE)];\n"
+			      "static void *frames_malloc(size_t size, void *data)\n"
+			      "{\n\t(void)data;\n\treturn malloc(size);\n}\n"
+			      "static void frames_free(void *block, void *data)\n"
+			      "{\n\tif (block != data)\n\t\tfree(block);\n}\n\n");
 	for (size_t i = 0; i < n; i++)
 		emit_pattern(spec, &patterns[i]);
 	if (fclose(spec) != 0)
