@@ -1,0 +1,150 @@
+/*
+ * gen_lua_proto — compiles Lua functions with Lua's own compiler (luaL_loadfile:
+ * the lexer, parser and code generator of the fetched Lua 5.4 sources) and writes
+ * their bytecode as C data: for each function a `const Proto` with its
+ * instructions, constants and line information, which luaV_execute runs as it
+ * runs any function the compiler produced. This is how the spec gets its program
+ * as static memory: the bytecode is const data that respec folds loads from.
+ *
+ *   gen_lua_proto OUT.c NAME=FILE.lua...
+ *
+ * Each FILE.lua is a chunk that returns one function; OUT.c defines
+ * `const Proto luaprog_NAME` and `const Instruction luaprog_NAME_code[]` for it.
+ * Supported: functions without upvalues (no globals, no outer locals), without
+ * nested functions and without string constants (a string is a collectable
+ * object that static data cannot hold); anything else is an error. Local
+ * variable names are not kept (they are strings too), so error messages name no
+ * variable; line information is kept, so they name the line.
+ *
+ * The Proto is marked as Lua marks an object it fixes for good (luaC_fix: gray,
+ * age G_OLD). The collector only ever marks white objects, so it never writes
+ * the Proto, and the Proto can be const.
+ */
+#include "lua.h"
+#include "lauxlib.h"
+#include "ldebug.h"
+#include "lfunc.h"
+#include "lgc.h"
+#include "lobject.h"
+#include "lopcodes.h"
+#include "lopnames.h"
+#include "lstate.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die(const char *what, const char *detail)
+{
+	fprintf(stderr, "gen_lua_proto: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+	exit(1);
+}
+
+static void emit_proto(FILE *out, const char *name, const char *file, const Proto *p)
+{
+	if (p->sizeupvalues != 0)
+		die(file, "the function has upvalues (uses a global or an outer local)");
+	if (p->sizep != 0)
+		die(file, "the function defines nested functions");
+	fprintf(out, "\n/* %s: %d parameter(s)%s, %d register(s), %d instruction(s), lines %d-%d */\n",
+		file, p->numparams, p->is_vararg ? ", vararg" : "", p->maxstacksize, p->sizecode,
+		p->linedefined, p->lastlinedefined);
+	fprintf(out, "const Instruction luaprog_%s_code[%d] = {\n", name, p->sizecode);
+	for (int pc = 0; pc < p->sizecode; pc++) {
+		Instruction i = p->code[pc];
+		int line = p->lineinfo ? luaG_getfuncline((Proto *)p, pc) : -1;
+		fprintf(out, "\t0x%08xu, /* %3d: %-10s line %d */\n", (unsigned)i, pc,
+			opnames[GET_OPCODE(i)], line);
+	}
+	fprintf(out, "};\n");
+	if (p->sizek > 0) {
+		fprintf(out, "static const TValue luaprog_%s_k[%d] = {\n", name, p->sizek);
+		for (int j = 0; j < p->sizek; j++) {
+			const TValue *v = &p->k[j];
+			switch (ttypetag(v)) {
+			case LUA_VNUMINT:
+				fprintf(out, "\t{ .value_ = { .i = %lldLL }, .tt_ = LUA_VNUMINT },\n",
+					(long long)ivalue(v));
+				break;
+			case LUA_VNUMFLT:
+				fprintf(out, "\t{ .value_ = { .n = %a }, .tt_ = LUA_VNUMFLT }, /* %.17g */\n",
+					fltvalue(v), fltvalue(v));
+				break;
+			case LUA_VFALSE:
+			case LUA_VTRUE:
+			case LUA_VNIL:
+				fprintf(out, "\t{ .value_ = { .i = 0 }, .tt_ = %d },\n", ttypetag(v));
+				break;
+			default:
+				die(file, "a constant is a string or another collectable object");
+			}
+		}
+		fprintf(out, "};\n");
+	}
+	fprintf(out, "static const ls_byte luaprog_%s_lineinfo[%d] = {", name, p->sizelineinfo);
+	for (int j = 0; j < p->sizelineinfo; j++)
+		fprintf(out, "%s%d,", j % 16 ? " " : "\n\t", p->lineinfo[j]);
+	fprintf(out, "\n};\n");
+	if (p->sizeabslineinfo > 0) {
+		fprintf(out, "static const AbsLineInfo luaprog_%s_abslineinfo[%d] = {\n", name,
+			p->sizeabslineinfo);
+		for (int j = 0; j < p->sizeabslineinfo; j++)
+			fprintf(out, "\t{ .pc = %d, .line = %d },\n", p->abslineinfo[j].pc,
+				p->abslineinfo[j].line);
+		fprintf(out, "};\n");
+	}
+	fprintf(out, "const Proto luaprog_%s = {\n", name);
+	fprintf(out, "\t.tt = LUA_VPROTO,\n\t.marked = G_OLD, /* gray and old: never written by the collector */\n");
+	fprintf(out, "\t.numparams = %d,\n\t.is_vararg = %d,\n\t.maxstacksize = %d,\n", p->numparams,
+		p->is_vararg, p->maxstacksize);
+	fprintf(out, "\t.sizek = %d,\n\t.sizecode = %d,\n\t.sizelineinfo = %d,\n\t.sizeabslineinfo = %d,\n",
+		p->sizek, p->sizecode, p->sizelineinfo, p->sizeabslineinfo);
+	fprintf(out, "\t.linedefined = %d,\n\t.lastlinedefined = %d,\n", p->linedefined,
+		p->lastlinedefined);
+	if (p->sizek > 0)
+		fprintf(out, "\t.k = (TValue *)luaprog_%s_k,\n", name);
+	fprintf(out, "\t.code = (Instruction *)luaprog_%s_code,\n", name);
+	fprintf(out, "\t.lineinfo = (ls_byte *)luaprog_%s_lineinfo,\n", name);
+	if (p->sizeabslineinfo > 0)
+		fprintf(out, "\t.abslineinfo = (AbsLineInfo *)luaprog_%s_abslineinfo,\n", name);
+	fprintf(out, "};\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		die("usage: gen_lua_proto OUT.c NAME=FILE.lua...", NULL);
+	lua_State *L = luaL_newstate();
+	if (!L)
+		die("cannot create a Lua state", NULL);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	fprintf(out, "/* Generated by gen_lua_proto (examples/lua) from Lua sources with Lua's own\n"
+		     " * compiler; do not edit. */\n"
+		     "#include \"lua.h\"\n#include \"lgc.h\"\n#include \"lobject.h\"\n"
+		     "#include \"lopcodes.h\"\n");
+	for (int a = 2; a < argc; a++) {
+		char name[64];
+		const char *eq = strchr(argv[a], '=');
+		if (!eq || eq == argv[a] || (size_t)(eq - argv[a]) >= sizeof name)
+			die("not NAME=FILE.lua", argv[a]);
+		memcpy(name, argv[a], (size_t)(eq - argv[a]));
+		name[eq - argv[a]] = '\0';
+		const char *file = eq + 1;
+		if (luaL_loadfile(L, file) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK)
+			die(file, lua_tostring(L, -1));
+		if (lua_type(L, -1) != LUA_TFUNCTION || lua_iscfunction(L, -1))
+			die(file, "the chunk does not return a Lua function");
+		const LClosure *cl = clLvalue(s2v(L->top - 1));
+		const char *base = strrchr(file, '/');
+		emit_proto(out, name, base ? base + 1 : file, cl->p);
+		lua_pop(L, 1);
+	}
+	fclose(out);
+	lua_close(L);
+	FILE *f = fopen(argv[1], "w");
+	if (!f || fwrite(text, 1, size, f) != size || fclose(f) != 0)
+		die("cannot write", argv[1]);
+	free(text);
+	return 0;
+}
