@@ -139,8 +139,11 @@ void Specializer::evaluateLoad(LoadInst &I) {
   emitResidual(I, Ops, /*OperandsEscape=*/false);
   if (Tracked && Tracked->pinned && Start == Off && Tracked->size == Size)
     applyFactToResidualLoad(*Tracked, I);
-  if (!I.isUnordered())
-    state.memory.writeUnknown(nullptr); // acquire: others' writes become visible
+  // An atomic access stronger than unordered may synchronize with another
+  // thread, whose writes become visible. A volatile access orders only
+  // volatile accesses: like LLVM's alias analysis, it clobbers nothing else.
+  if (isStrongerThanUnordered(I.getOrdering()))
+    state.memory.writeUnknown(nullptr);
 }
 
 void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
@@ -187,7 +190,7 @@ void Specializer::evaluateStore(StoreInst &I) {
       objects.isStaticRange(Addr.object, Addr.offset, Size))
     note(I, "store to memory declared static: the specialized code assumes it does not change");
   recordWrite(Addr, Size, Written, I.getMetadata(LLVMContext::MD_tbaa));
-  if (!I.isUnordered())
+  if (isStrongerThanUnordered(I.getOrdering())) // see evaluateLoad
     state.memory.writeUnknown(nullptr);
 }
 

@@ -51,7 +51,14 @@ void Specializer::finalize() {
     if (!SB->residual)
       continue;
     for (PhiSlot &P : SB->phis) {
+      // A switch with several cases to this block is one predecessor per
+      // edge: every edge from it must bring one and the same value.
+      DenseMap<BasicBlock *, Value *> FromPredecessor;
       for (BasicBlock *Pred : predecessors(SB->residual)) {
+        if (Value *Known = FromPredecessor.lookup(Pred)) {
+          P.phi->addIncoming(Known, Pred);
+          continue;
+        }
         SpecBlock *From = ByResidual.at(Pred);
         auto Edge = llvm::find_if(From->outEdges,
                                   [&](const OutEdge &E) { return E.target == SB.get(); });
@@ -61,7 +68,9 @@ void Specializer::finalize() {
         if (It == Env.end())
           throw SpecError("", "internal error: value missing on a residual edge");
         builder.emplace(Pred->getTerminator());
-        P.phi->addIncoming(materialize(It->second, P.phi->getType(), false), Pred);
+        Value *Incoming = materialize(It->second, P.phi->getType(), false);
+        FromPredecessor[Pred] = Incoming;
+        P.phi->addIncoming(Incoming, Pred);
       }
     }
   }
