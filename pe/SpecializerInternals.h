@@ -7,13 +7,16 @@
 //   EvaluateValues.cpp  abstract values: fold or residualize an instruction
 //   EvaluateMemory.cpp  partially-static memory: loads, stores, memcpy
 //   Assumptions.cpp     respec_assume(): facts, known bits, symbolic roots
-//   UnfoldCalls.cpp     calls: unfold, devirtualize, residual calls, recursion
+//   UnfoldCalls.cpp     calls: unfold, devirtualize, residual calls, recursive
+//                       variants (polyvariant recursion)
 //   VariadicArguments.cpp  variadic callees: argument areas, va_start/va_arg
 //   Generalization.cpp  control: branches, loop iterations, generalization,
 //                       meets, and the budgets (work, growth, unrolling)
 //   Residual.cpp        the residual function: phis, clean-up, statistics,
 //                       the assumptions report
-// The escape rule the memory files rely on is in MemoryState.h.
+// The escape rule the memory files rely on is in MemoryState.h; what a residual
+// call to visible code may write, in WriteSummary.h. After specialization,
+// Reroll.h turns long repeated residual code back into loops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PE_SPECIALIZERINTERNALS_H
