@@ -252,8 +252,7 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
   // What the copy reads: pointers in the source bytes stay known only when
   // they land, cell for cell, in a private object (MemoryState.h).
   bool CopiesCells = !IsSet && KnownExtent && Bytes && Src.kind == AbstractValue::ObjectPointer &&
-                     Dest.kind == AbstractValue::ObjectPointer && Src.object != Dest.object &&
-                     Mem.isPrivate(Dest.object);
+                     Dest.kind == AbstractValue::ObjectPointer && Mem.isPrivate(Dest.object);
   if (!IsSet && Src.refersToObject() && !CopiesCells) {
     if (Src.kind == AbstractValue::ObjectPointer && KnownExtent)
       Mem.escapeContents(Src.object, Src.offset, Bytes);
@@ -271,6 +270,14 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
     recordWrite(Anywhere, Bytes, std::nullopt, nullptr);
     return;
   }
+  // The source's static cells wholly inside the copied range, read before the
+  // write: within one object (memmove) the ranges may overlap.
+  std::vector<std::pair<int64_t, Cell>> Copied;
+  if (CopiesCells)
+    if (auto It = Mem.objects.find(Src.object); It != Mem.objects.end())
+      for (auto &[Off, C] : It->second.cells)
+        if (Off >= Src.offset && Off + int64_t(C.size) <= Src.offset + int64_t(Bytes))
+          Copied.emplace_back(Dest.offset + (Off - Src.offset), Cell{C.size, C.value});
   Mem.writeObject(Dest.object, Dest.offset, Bytes, std::nullopt, nullptr);
   ObjectState &OS = Mem.object(Dest.object);
   if (IsSet) {
@@ -298,15 +305,8 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
                   });
     return;
   }
-  if (!CopiesCells)
-    return;
-  // Copy the source's static cells that lie wholly inside the copied range.
-  auto It = Mem.objects.find(Src.object);
-  if (It == Mem.objects.end())
-    return;
-  for (auto &[Off, C] : It->second.cells)
-    if (Off >= Src.offset && Off + int64_t(C.size) <= Src.offset + int64_t(Bytes))
-      OS.cells[Dest.offset + (Off - Src.offset)] = {C.size, C.value};
+  for (auto &[Off, C] : Copied)
+    OS.cells[Off] = C;
 }
 
 } // namespace detail
