@@ -503,7 +503,8 @@ static bool write_json(const struct bench *bench, const char *machine)
 				fprintf(out, ", \"target\": \"%s\"", target->cpu);
 			const struct variant *hand = same_target_variant(c, v, "hand");
 			if (hand != NULL)
-				fprintf(out, ", \"time_per_hand\": %.6g", v->median / hand->median);
+				fprintf(out, ", \"time_per_hand\": %.6g, \"time_per_hand_min\": %.6g",
+					v->median / hand->median, v->min / hand->min);
 			fprintf(out, "}");
 			free(variant_json);
 			separator = ",\n";
