@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "variant_targets.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -37,6 +38,7 @@ struct variant {
 };
 
 struct bench_case {
+	struct bench *bench;
 	const char *name;
 	uint64_t check_iterations;
 	struct variant variants[MAX_VARIANTS];
@@ -61,6 +63,10 @@ struct bench {
 	int ncases;
 	struct extra *extras;
 	int nextras;
+	/* Per variant_targets[] entry: whether it was checked, and if this CPU cannot run
+	 * it, the features it lacks (empty when it can). */
+	bool target_checked[VARIANT_TARGETS_COUNT];
+	char target_missing[VARIANT_TARGETS_COUNT][128];
 };
 
 static _Noreturn void die(const struct bench *bench, const char *fmt, ...)
@@ -143,6 +149,7 @@ struct bench_case *bench_add_case(struct bench *bench, const char *name)
 	struct bench_case *c = calloc(1, sizeof *c);
 	if (c == NULL)
 		die(bench, "out of memory");
+	c->bench = bench;
 	c->name = name;
 	c->check_iterations = 1;
 	bench->cases = grow(bench, bench->cases, (size_t)bench->ncases, sizeof *bench->cases);
@@ -155,9 +162,32 @@ void bench_case_check_iterations(struct bench_case *c, uint64_t iterations)
 	c->check_iterations = iterations ? iterations : 1;
 }
 
+/* Whether this CPU can run variants built for target; checked once per target, and
+ * the first time it cannot, says so. */
+static bool target_runs_here(struct bench *bench, const struct variant_target *target)
+{
+	size_t t = (size_t)(target - variant_targets);
+	if (!bench->target_checked[t]) {
+		bench->target_checked[t] = true;
+		if (!variant_target_check(target, bench->target_missing[t],
+					  sizeof bench->target_missing[t])) {
+			if (bench->target_missing[t][0] == '\0') /* cannot happen; keep it non-empty */
+				snprintf(bench->target_missing[t], sizeof bench->target_missing[t], "?");
+			printf("%s: skipping every *-%s variant (built for -march=%s): this CPU "
+			       "lacks %s\n",
+			       bench->benchmark, target->suffix, target->cpu, bench->target_missing[t]);
+			fflush(stdout);
+		}
+	}
+	return bench->target_missing[t][0] == '\0';
+}
+
 void bench_add_variant(struct bench_case *c, const char *variant, bench_run_fn run,
 		       bench_digest_fn digest, void *ctx)
 {
+	const struct variant_target *target = variant_target_of(variant);
+	if (target != NULL && !target_runs_here(c->bench, target))
+		return;
 	if (c->nvariants == MAX_VARIANTS) {
 		fprintf(stderr, "bench: case '%s' has more than %d variants\n", c->name, MAX_VARIANTS);
 		exit(1);
@@ -362,6 +392,41 @@ static const struct variant *find_variant(const struct bench_case *c, const char
 	return NULL;
 }
 
+/*
+ * The variant named base (e.g. "hand") built for the same target as v: "hand" for a
+ * variant of the baseline target, "hand-v3" for respec-v3; NULL if c has none.
+ */
+static const struct variant *same_target_variant(const struct bench_case *c,
+						 const struct variant *v, const char *base)
+{
+	const struct variant_target *target = variant_target_of(v->name);
+	char name[128];
+	if (target != NULL)
+		snprintf(name, sizeof name, "%s-%s", base, target->suffix);
+	else
+		snprintf(name, sizeof name, "%s", base);
+	return find_variant(c, name);
+}
+
+/* Whether any variant of c has a same-target variant named base to compare with. */
+static bool case_compares_with(const struct bench_case *c, const char *base)
+{
+	for (int i = 0; i < c->nvariants; i++)
+		if (same_target_variant(c, &c->variants[i], base) != NULL)
+			return true;
+	return false;
+}
+
+static void print_ratio_column(const struct bench_case *c, const struct variant *v,
+			       const char *base)
+{
+	const struct variant *reference = same_target_variant(c, v, base);
+	if (reference != NULL)
+		printf(" %13.2f", v->median / reference->median);
+	else
+		printf(" %13s", "-");
+}
+
 static void print_table(const struct bench *bench, const char *machine)
 {
 	printf("\n%s on %s", bench->benchmark, machine);
@@ -376,23 +441,35 @@ static void print_table(const struct bench *bench, const char *machine)
 	for (int ci = 0; ci < bench->ncases; ci++) {
 		const struct bench_case *c = bench->cases[ci];
 		const struct variant *generic = &c->variants[0];
-		const struct variant *respec = find_variant(c, "respec");
+		bool by_respec = case_compares_with(c, "respec");
+		bool by_hand = case_compares_with(c, "hand");
 		printf("\ncase %s\n", c->name);
-		printf("  %-14s %14s %14s %12s", "variant", "median ns/op", "min ns/op", "vs generic");
-		if (respec != NULL)
-			printf(" %14s", "time/respec");
+		printf("  %-18s %14s %14s %12s", "variant", "median ns/op", "min ns/op", "vs generic");
+		if (by_respec)
+			printf(" %13s", "time/respec");
+		if (by_hand)
+			printf(" %13s", "time/hand");
 		printf("\n");
 		for (int i = 0; i < c->nvariants; i++) {
 			const struct variant *v = &c->variants[i];
-			printf("  %-14s %14.3f %14.3f %11.2fx", v->name, v->median, v->min,
+			printf("  %-18s %14.3f %14.3f %11.2fx", v->name, v->median, v->min,
 			       generic->median / v->median);
-			if (respec != NULL)
-				printf(" %13.2f", v->median / respec->median);
+			if (by_respec)
+				print_ratio_column(c, v, "respec");
+			if (by_hand)
+				print_ratio_column(c, v, "hand");
 			printf("\n");
 		}
 	}
 	printf("\n(vs generic: how many times faster than generic, by medians; "
-	       "time/respec: above 1 means respec is faster)\n");
+	       "time/respec: above 1 means respec is faster; time/hand: below 1 means faster "
+	       "than hand-written code; both against the variant built for the same target: "
+	       "respec-v3 and hand-v3 for a *-v3 variant)\n");
+	for (size_t t = 0; t < VARIANT_TARGETS_COUNT; t++)
+		if (bench->target_checked[t] && bench->target_missing[t][0] != '\0')
+			printf("(not run: the *-%s variants, built for -march=%s; this CPU lacks %s)\n",
+			       variant_targets[t].suffix, variant_targets[t].cpu,
+			       bench->target_missing[t]);
 }
 
 static bool write_json(const struct bench *bench, const char *machine)
@@ -413,12 +490,22 @@ static bool write_json(const struct bench *bench, const char *machine)
 		const struct bench_case *c = bench->cases[ci];
 		char *case_json = json_string(c->name);
 		for (int i = 0; i < c->nvariants; i++) {
-			char *variant_json = json_string(c->variants[i].name);
+			const struct variant *v = &c->variants[i];
+			char *variant_json = json_string(v->name);
 			fprintf(out,
 				"%s    {\"case\": %s, \"variant\": %s, \"ns_per_op\": %.6g, "
-				"\"ns_per_op_min\": %.6g}",
-				separator, case_json, variant_json, c->variants[i].median,
-				c->variants[i].min);
+				"\"ns_per_op_min\": %.6g",
+				separator, case_json, variant_json, v->median, v->min);
+			/* A variant built for another target names it, and every variant is
+			 * compared with the hand variant of its own target, if there is one. */
+			const struct variant_target *target = variant_target_of(v->name);
+			if (target != NULL)
+				fprintf(out, ", \"target\": \"%s\"", target->cpu);
+			const struct variant *hand = same_target_variant(c, v, "hand");
+			if (hand != NULL)
+				fprintf(out, ", \"time_per_hand\": %.6g, \"time_per_hand_min\": %.6g",
+					v->median / hand->median, v->min / hand->min);
+			fprintf(out, "}");
 			free(variant_json);
 			separator = ",\n";
 		}
@@ -457,6 +544,20 @@ int bench_run(struct bench *bench)
 	bench_extra_number(bench, "sample_ms", bench->sample_ns / 1e6);
 	bench_extra_string(bench, "clock",
 			   bench->clock == CLOCK_MONOTONIC ? "wall (monotonic)" : "thread CPU time");
+	for (size_t t = 0; t < VARIANT_TARGETS_COUNT; t++) {
+		if (!bench->target_checked[t])
+			continue;
+		char key[64], value[256];
+		snprintf(key, sizeof key, "target %s", variant_targets[t].cpu);
+		if (bench->target_missing[t][0] == '\0')
+			snprintf(value, sizeof value, "run (the *-%s variants)",
+				 variant_targets[t].suffix);
+		else
+			snprintf(value, sizeof value,
+				 "not run: this CPU lacks %s (the *-%s variants are missing)",
+				 bench->target_missing[t], variant_targets[t].suffix);
+		bench_extra_string(bench, key, value);
+	}
 	if (bench->pinned_cpu >= 0)
 		bench_extra_number(bench, "pinned_cpu", bench->pinned_cpu);
 	else

@@ -67,7 +67,17 @@ struct bench_case *bench_add_case(struct bench *bench, const char *name);
  * all of them before any timing.
  */
 void bench_case_check_iterations(struct bench_case *c, uint64_t iterations);
-/* Variant names follow BENCHMARKS.md (generic, respec, clang-lto, hand, ...). */
+/*
+ * Variant names follow BENCHMARKS.md (generic, respec, clang-lto, hand, ...). A name
+ * ending in a target's suffix (examples/variant_targets.h: respec-v3 is respec built
+ * with -march=x86-64-v3) marks a variant built for that target: if this CPU cannot run
+ * it, the variant is left out (not called, not reported) and the run says which
+ * features are missing, on the console and in the results' extra object ("target
+ * x86-64-v3"). The report compares every variant with the respec and hand variants of
+ * its own target (time/respec, time/hand; the JSON rows carry "target",
+ * "time_per_hand" by medians and "time_per_hand_min" by minimums); "vs generic" is
+ * always against the case's generic.
+ */
 void bench_add_variant(struct bench_case *c, const char *variant, bench_run_fn run,
 		       bench_digest_fn digest, void *ctx);
 

@@ -14,6 +14,7 @@
 #     SOURCES <file.c>...           the generic sources it calls
 #     EXPORTS <function>...         the spec functions (RESPEC_SPECIALIZE)
 #     VARIANTS <variant>...         any of: generic clang-lto respec hand
+#     [TARGETS <cpu>...]            more targets to build every variant for (below)
 #     [HAND_SOURCES <file.c>...]    the hand-written variant's sources
 #     [INCLUDE_DIRS <dir>...] [DEFINES <NAME[=value]>...]
 #     [FORCE_INCLUDES <file.h>...]  headers included first in every source (-include)
@@ -26,12 +27,34 @@
 # RESPEC_VARIANTS_<name>. The respec variant is skipped while the respec tool target
 # does not exist, so everything else still builds.
 #
+# Targets. Without TARGETS every variant is built for clang's default target (plain
+# x86-64 on this project's machines: SSE2, no AVX). Each cpu in TARGETS adds, for every
+# variant V in VARIANTS, a variant V-<suffix> built exactly like V plus -march=<cpu>:
+# the same flag on every clang compile (generic, hand, clang-lto's bitcode) and on
+# `respec specialize` (which hands it to clang for every input, so the function
+# attributes target-cpu/target-features drive respec's clean-up pipeline, its cost
+# models, the vectorizers and the code generator), and for clang-lto the LTO link's
+# --plugin-opt=mcpu=<cpu> (what clang's driver passes to the linker for -flto
+# -march=<cpu>), so that the LTO code generator's default CPU is the same. The suffix
+# is the last dash-separated part of cpu: TARGETS x86-64-v3 adds generic-v3,
+# clang-lto-v3, respec-v3 and hand-v3, whose exports are renamed generic_v3_*,
+# clang_lto_v3_*, respec_v3_*, hand_v3_* and whose HAVE_ macros are e.g.
+# HAVE_MARSHAL_RESPEC_V3. The cpus known are the x86-64 micro-architecture levels
+# x86-64-v2, x86-64-v3 and x86-64-v4, those of examples/variant_targets.h: building
+# for a target is possible on any machine, running its variants needs a CPU with the
+# target's features, so programs that link them check with variant_target_check()
+# before calling one: bench/harness.c and test/diff/diffcheck.c do it for every
+# variant whose name ends in a target's suffix and skip it with a message naming the
+# missing features (a differential test then exits with status 77, which test/diff and
+# test/rpc declare as ctest's SKIP_RETURN_CODE, so that it counts as skipped).
+#
 #   respec_link_variants(<target> <name>)
 # links every built variant of <name> into <target> and defines HAVE_<NAME>_<V> as
 # upper-case C identifiers (e.g. HAVE_MARSHAL_CLANG_LTO) for its sources, so that
-# programs include exactly the variants that exist.
+# programs include exactly the variants that exist; <target> also gets examples/ on
+# its include path for variant_targets.h.
 #
-# How the variants are made:
+# How the variants are made (each plus -march=<cpu> for a variant of a TARGETS cpu):
 #   generic    each source compiled with clang -O2, combined with ld.lld -r.
 #   clang-lto  each source compiled with clang -O3 -flto; the bitcode is merged and
 #              every symbol but the exports internalized (what the final link of a
@@ -66,10 +89,13 @@ function(_respec_compile_sources out_var outdir tag)
   set(${out_var} ${objects} PARENT_SCOPE)
 endfunction()
 
+# The cpus TARGETS accepts: those examples/variant_targets.h can check at run time.
+set(RESPEC_VARIANT_TARGET_CPUS x86-64-v2 x86-64-v3 x86-64-v4)
+
 function(respec_add_variants name)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "SPEC"
-    "SOURCES;EXPORTS;VARIANTS;HAND_SOURCES;INCLUDE_DIRS;DEFINES;FORCE_INCLUDES;HEADERS;RESPEC_FLAGS")
+    "SOURCES;EXPORTS;VARIANTS;TARGETS;HAND_SOURCES;INCLUDE_DIRS;DEFINES;FORCE_INCLUDES;HEADERS;RESPEC_FLAGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "respec_add_variants(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -113,89 +139,113 @@ function(respec_add_variants name)
   endforeach()
   string(JOIN "," export_list ${arg_EXPORTS})
 
+  # The builds: the baseline target (no -march), then one per TARGETS cpu.
+  set(builds baseline)
+  foreach(cpu IN LISTS arg_TARGETS)
+    if(NOT cpu IN_LIST RESPEC_VARIANT_TARGET_CPUS)
+      message(FATAL_ERROR "respec_add_variants(${name}): TARGETS ${cpu} is not one of "
+        "${RESPEC_VARIANT_TARGET_CPUS} (examples/variant_targets.h must know its features)")
+    endif()
+    list(APPEND builds ${cpu})
+  endforeach()
+
   set(ld_lld ${RESPEC_LLVM_BIN}/ld.lld)
   set(objcopy ${RESPEC_LLVM_BIN}/llvm-objcopy)
   set(base_dir ${CMAKE_CURRENT_BINARY_DIR}/variants/${name})
   get_property(built GLOBAL PROPERTY RESPEC_VARIANTS_${name})
 
-  foreach(variant IN LISTS arg_VARIANTS)
-    if(variant STREQUAL "respec" AND NOT TARGET respec)
-      message(STATUS "respec_add_variants(${name}): no respec tool target yet; skipping the respec variant")
-      continue()
-    endif()
-    set(work_dir ${base_dir}/${variant})
-    file(MAKE_DIRECTORY ${work_dir})
-    # The one relocatable object holding the whole variant, before renaming.
-    set(combined ${work_dir}/combined.o)
-
-    if(variant STREQUAL "generic" OR variant STREQUAL "hand")
-      if(variant STREQUAL "hand")
-        if(NOT arg_HAND_SOURCES)
-          message(FATAL_ERROR "respec_add_variants(${name}): variant hand needs HAND_SOURCES")
-        endif()
-        set(sources ${arg_HAND_SOURCES})
-      else()
-        set(sources ${generic_sources})
-      endif()
-      _respec_compile_sources(objects ${work_dir} "${name} ${variant}"
-        SOURCES ${sources}
-        FLAGS -O2 ${RESPEC_VARIANT_WARNINGS} ${preprocessor_flags})
-      add_custom_command(OUTPUT ${combined}
-        COMMAND ${ld_lld} -r -o ${combined} ${objects}
-        DEPENDS ${objects}
-        COMMENT "Combining the ${variant} variant of ${name}"
-        VERBATIM)
-
-    elseif(variant STREQUAL "clang-lto")
-      _respec_compile_sources(objects ${work_dir} "${name} ${variant}"
-        SOURCES ${generic_sources}
-        FLAGS -O3 -flto ${RESPEC_VARIANT_WARNINGS} ${preprocessor_flags})
-      set(merged ${work_dir}/merged.bc)
-      set(internalized ${work_dir}/internalized.bc)
-      add_custom_command(OUTPUT ${combined}
-        COMMAND ${RESPEC_LLVM_BIN}/llvm-link ${objects} -o ${merged}
-        COMMAND ${RESPEC_LLVM_BIN}/opt -passes=internalize
-                -internalize-public-api-list=${export_list} ${merged} -o ${internalized}
-        COMMAND ${ld_lld} -r --lto-O3 -o ${combined} ${internalized}
-        DEPENDS ${objects}
-        BYPRODUCTS ${merged} ${internalized}
-        COMMENT "Link-time optimizing the clang-lto variant of ${name}"
-        VERBATIM)
-
-    elseif(variant STREQUAL "respec")
-      add_custom_command(OUTPUT ${combined}
-        COMMAND $<TARGET_FILE:respec> specialize ${generic_sources} ${preprocessor_flags}
-                ${arg_RESPEC_FLAGS} -o ${combined}
-        DEPENDS respec ${generic_sources} ${headers}
-        COMMENT "Specializing ${name} with respec"
-        VERBATIM)
-
+  foreach(cpu IN LISTS builds)
+    if(cpu STREQUAL "baseline")
+      set(suffix "")
+      set(march_flags "")
+      set(lto_codegen_flags "")
     else()
-      message(FATAL_ERROR "respec_add_variants(${name}): unknown variant '${variant}'")
+      string(REGEX REPLACE "^.*-" "" suffix ${cpu})
+      set(suffix -${suffix})
+      set(march_flags -march=${cpu})
+      set(lto_codegen_flags --plugin-opt=mcpu=${cpu})
     endif()
 
-    string(MAKE_C_IDENTIFIER ${variant} prefix)
-    set(rename_exports)
-    foreach(function IN LISTS arg_EXPORTS)
-      list(APPEND rename_exports --redefine-sym=${function}=${prefix}_${function})
-    endforeach()
-    set(localized ${work_dir}/localized.o)
-    set(final ${base_dir}/${name}-${variant}.o)
-    # Localize first, while the exports still carry the names the keep list uses.
-    add_custom_command(OUTPUT ${final}
-      COMMAND ${objcopy} ${keep_exports} ${combined} ${localized}
-      COMMAND ${objcopy} ${rename_exports} ${localized} ${final}
-      DEPENDS ${combined}
-      BYPRODUCTS ${localized}
-      COMMENT "Renaming the exports of the ${variant} variant of ${name} to ${prefix}_*"
-      VERBATIM)
-    set_source_files_properties(${final} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    foreach(base_variant IN LISTS arg_VARIANTS)
+      set(variant ${base_variant}${suffix})
+      if(base_variant STREQUAL "respec" AND NOT TARGET respec)
+        message(STATUS "respec_add_variants(${name}): no respec tool target yet; skipping the ${variant} variant")
+        continue()
+      endif()
+      set(work_dir ${base_dir}/${variant})
+      file(MAKE_DIRECTORY ${work_dir})
+      # The one relocatable object holding the whole variant, before renaming.
+      set(combined ${work_dir}/combined.o)
 
-    add_library(${name}-${variant} STATIC ${final})
-    set_target_properties(${name}-${variant} PROPERTIES
-      LINKER_LANGUAGE C
-      RESPEC_OBJECT ${final})
-    list(APPEND built ${variant})
+      if(base_variant STREQUAL "generic" OR base_variant STREQUAL "hand")
+        if(base_variant STREQUAL "hand")
+          if(NOT arg_HAND_SOURCES)
+            message(FATAL_ERROR "respec_add_variants(${name}): variant hand needs HAND_SOURCES")
+          endif()
+          set(sources ${arg_HAND_SOURCES})
+        else()
+          set(sources ${generic_sources})
+        endif()
+        _respec_compile_sources(objects ${work_dir} "${name} ${variant}"
+          SOURCES ${sources}
+          FLAGS -O2 ${march_flags} ${RESPEC_VARIANT_WARNINGS} ${preprocessor_flags})
+        add_custom_command(OUTPUT ${combined}
+          COMMAND ${ld_lld} -r -o ${combined} ${objects}
+          DEPENDS ${objects}
+          COMMENT "Combining the ${variant} variant of ${name}"
+          VERBATIM)
+
+      elseif(base_variant STREQUAL "clang-lto")
+        _respec_compile_sources(objects ${work_dir} "${name} ${variant}"
+          SOURCES ${generic_sources}
+          FLAGS -O3 -flto ${march_flags} ${RESPEC_VARIANT_WARNINGS} ${preprocessor_flags})
+        set(merged ${work_dir}/merged.bc)
+        set(internalized ${work_dir}/internalized.bc)
+        add_custom_command(OUTPUT ${combined}
+          COMMAND ${RESPEC_LLVM_BIN}/llvm-link ${objects} -o ${merged}
+          COMMAND ${RESPEC_LLVM_BIN}/opt -passes=internalize
+                  -internalize-public-api-list=${export_list} ${merged} -o ${internalized}
+          COMMAND ${ld_lld} -r --lto-O3 ${lto_codegen_flags} -o ${combined} ${internalized}
+          DEPENDS ${objects}
+          BYPRODUCTS ${merged} ${internalized}
+          COMMENT "Link-time optimizing the ${variant} variant of ${name}"
+          VERBATIM)
+
+      elseif(base_variant STREQUAL "respec")
+        add_custom_command(OUTPUT ${combined}
+          COMMAND $<TARGET_FILE:respec> specialize ${generic_sources} ${preprocessor_flags}
+                  ${arg_RESPEC_FLAGS} ${march_flags} -o ${combined}
+          DEPENDS respec ${generic_sources} ${headers}
+          COMMENT "Specializing ${name} with respec (${variant})"
+          VERBATIM)
+
+      else()
+        message(FATAL_ERROR "respec_add_variants(${name}): unknown variant '${base_variant}'")
+      endif()
+
+      string(MAKE_C_IDENTIFIER ${variant} prefix)
+      set(rename_exports)
+      foreach(function IN LISTS arg_EXPORTS)
+        list(APPEND rename_exports --redefine-sym=${function}=${prefix}_${function})
+      endforeach()
+      set(localized ${work_dir}/localized.o)
+      set(final ${base_dir}/${name}-${variant}.o)
+      # Localize first, while the exports still carry the names the keep list uses.
+      add_custom_command(OUTPUT ${final}
+        COMMAND ${objcopy} ${keep_exports} ${combined} ${localized}
+        COMMAND ${objcopy} ${rename_exports} ${localized} ${final}
+        DEPENDS ${combined}
+        BYPRODUCTS ${localized}
+        COMMENT "Renaming the exports of the ${variant} variant of ${name} to ${prefix}_*"
+        VERBATIM)
+      set_source_files_properties(${final} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+
+      add_library(${name}-${variant} STATIC ${final})
+      set_target_properties(${name}-${variant} PROPERTIES
+        LINKER_LANGUAGE C
+        RESPEC_OBJECT ${final})
+      list(APPEND built ${variant})
+    endforeach()
   endforeach()
 
   list(REMOVE_DUPLICATES built)
@@ -213,4 +263,6 @@ function(respec_link_variants target name)
     target_link_libraries(${target} PRIVATE ${name}-${variant})
     target_compile_definitions(${target} PRIVATE HAVE_${identifier}=1)
   endforeach()
+  # examples/, where variant_targets.h lives.
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
 endfunction()

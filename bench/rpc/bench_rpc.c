@@ -8,9 +8,14 @@
  *                      rpcgen's xdr_intarray on Sun RPC 4.0), respec, clang-lto,
  *                      libtirpc (the same on Debian's libtirpc), hand, memcpy (a copy
  *                      of the finished message: the physical limit), and
- *                      respec-unroll-250 (respec with --max-unroll=250).
+ *                      respec-unroll-250 (respec with --max-unroll=250); and
+ *                      generic-v3, respec-v3, clang-lto-v3, hand-v3: the same four
+ *                      built with -march=x86-64-v3 (left out by the harness on a CPU
+ *                      that cannot run them). Each variant's time is also reported
+ *                      over its own target's hand variant (time/hand).
  *   unmarshal-N        one server-side decoding of that message into a fresh array
- *                      (allocated by the decoder, freed after each call).
+ *                      (allocated by the decoder, freed after each call); the same
+ *                      variants but memcpy and respec-unroll-250.
  *   roundtrip-udp-N,   one ECHO_INTS call of N ints from a real client to a real
  *   roundtrip-tcp-N    server (started here, another process) over loopback and back,
  *                      both sides generic or both sides respec (rpc_stack.h).
@@ -36,6 +41,18 @@ RPC_SPEC_DECLARE(hand_)
 RPC_SPEC_DECLARE(respec_unroll_250_)
 #ifdef HAVE_RPC_LIBTIRPC
 RPC_SPEC_DECLARE(libtirpc_)
+#endif
+#ifdef HAVE_RPC_GENERIC_V3
+RPC_SPEC_DECLARE(generic_v3_)
+#endif
+#ifdef HAVE_RPC_RESPEC_V3
+RPC_SPEC_DECLARE(respec_v3_)
+#endif
+#ifdef HAVE_RPC_CLANG_LTO_V3
+RPC_SPEC_DECLARE(clang_lto_v3_)
+#endif
+#ifdef HAVE_RPC_HAND_V3
+RPC_SPEC_DECLARE(hand_v3_)
 #endif
 RPC_CLIENT_DECLARE(generic_)
 RPC_CLIENT_DECLARE(respec_)
@@ -66,6 +83,18 @@ static const struct encoder_variant encoder_variants[] = {
 #endif
 	ENCODER_VARIANT("hand", hand_),
 	ENCODER_VARIANT("respec-unroll-250", respec_unroll_250_),
+#ifdef HAVE_RPC_GENERIC_V3
+	ENCODER_VARIANT("generic-v3", generic_v3_),
+#endif
+#ifdef HAVE_RPC_RESPEC_V3
+	ENCODER_VARIANT("respec-v3", respec_v3_),
+#endif
+#ifdef HAVE_RPC_CLANG_LTO_V3
+	ENCODER_VARIANT("clang-lto-v3", clang_lto_v3_),
+#endif
+#ifdef HAVE_RPC_HAND_V3
+	ENCODER_VARIANT("hand-v3", hand_v3_),
+#endif
 };
 
 static const struct {
@@ -79,6 +108,18 @@ static const struct {
 	{"libtirpc", libtirpc_decode_intarray},
 #endif
 	{"hand", hand_decode_intarray},
+#ifdef HAVE_RPC_GENERIC_V3
+	{"generic-v3", generic_v3_decode_intarray},
+#endif
+#ifdef HAVE_RPC_RESPEC_V3
+	{"respec-v3", respec_v3_decode_intarray},
+#endif
+#ifdef HAVE_RPC_CLANG_LTO_V3
+	{"clang-lto-v3", clang_lto_v3_decode_intarray},
+#endif
+#ifdef HAVE_RPC_HAND_V3
+	{"hand-v3", hand_v3_decode_intarray},
+#endif
 };
 
 /* The arguments of every case, the same for every variant and run. */

@@ -25,6 +25,19 @@ MARSHAL_SPEC_DECLARE(respec_)
 #ifdef HAVE_MARSHAL_HAND
 MARSHAL_SPEC_DECLARE(hand_)
 #endif
+/* The variants built with -march=x86-64-v3, each checked against the baseline generic. */
+#ifdef HAVE_MARSHAL_GENERIC_V3
+MARSHAL_SPEC_DECLARE(generic_v3_)
+#endif
+#ifdef HAVE_MARSHAL_CLANG_LTO_V3
+MARSHAL_SPEC_DECLARE(clang_lto_v3_)
+#endif
+#ifdef HAVE_MARSHAL_RESPEC_V3
+MARSHAL_SPEC_DECLARE(respec_v3_)
+#endif
+#ifdef HAVE_MARSHAL_HAND_V3
+MARSHAL_SPEC_DECLARE(hand_v3_)
+#endif
 
 struct marshal_variant {
 	const char *name;
@@ -84,6 +97,18 @@ static const struct marshal_variant variants[] = {
 #endif
 #ifdef HAVE_MARSHAL_HAND
 	MARSHAL_VARIANT("hand", hand_),
+#endif
+#ifdef HAVE_MARSHAL_GENERIC_V3
+	MARSHAL_VARIANT("generic-v3", generic_v3_),
+#endif
+#ifdef HAVE_MARSHAL_CLANG_LTO_V3
+	MARSHAL_VARIANT("clang-lto-v3", clang_lto_v3_),
+#endif
+#ifdef HAVE_MARSHAL_RESPEC_V3
+	MARSHAL_VARIANT("respec-v3", respec_v3_),
+#endif
+#ifdef HAVE_MARSHAL_HAND_V3
+	MARSHAL_VARIANT("hand-v3", hand_v3_),
 #endif
 	MARSHAL_VARIANT("generic", generic_),
 	MARSHAL_VARIANT("selftest", selftest_),

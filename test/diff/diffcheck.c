@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "diffcheck.h"
+#include "variant_targets.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -178,6 +179,16 @@ void diff_begin(struct diff_run *run, int argc, char **argv, uint64_t default_it
 	       run->variant, (unsigned long long)run->seed,
 	       (unsigned long long)(run->has_only_iteration ? 1 : run->iterations));
 	fflush(stdout);
+
+	/* A variant built for another target (respec-v3: -march=x86-64-v3) runs only on a
+	 * CPU with that target's features; elsewhere it is skipped, not failed. */
+	const struct variant_target *target = variant_target_of(run->variant);
+	char missing[128];
+	if (target != NULL && !variant_target_check(target, missing, sizeof missing)) {
+		printf("%s: skipping %s (built for -march=%s): this CPU lacks %s\n", argv[0],
+		       run->variant, target->cpu, missing);
+		exit(DIFF_SKIP_STATUS);
+	}
 
 	active_run = run;
 	struct sigaction action = { .sa_handler = on_fault };

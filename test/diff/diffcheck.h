@@ -56,8 +56,12 @@ struct diff_run {
 
 /*
  * Parses `PROGRAM VARIANT [--seed N] [--iterations N] [--iteration I]
- * [--function NAME]`, prints the seed, and installs the fault handler.
+ * [--function NAME]`, prints the seed, and installs the fault handler. A VARIANT built
+ * for another target (its name ends in the target's suffix: respec-v3, see
+ * examples/variant_targets.h) that this CPU cannot run is skipped: the program says
+ * which features the CPU lacks and exits with DIFF_SKIP_STATUS.
  */
+#define DIFF_SKIP_STATUS 77
 void diff_begin(struct diff_run *run, int argc, char **argv, uint64_t default_iterations);
 
 /*

@@ -39,6 +39,28 @@ RPC_SPEC_DECLARE(libtirpc_)
 #ifdef HAVE_RPC_HAND
 RPC_SPEC_DECLARE(hand_)
 #endif
+/* The variants built with -march=x86-64-v3, each checked against the baseline generic. */
+#ifdef HAVE_RPC_GENERIC_V3
+RPC_SPEC_DECLARE(generic_v3_)
+#endif
+#ifdef HAVE_RPC_CLANG_LTO_V3
+RPC_SPEC_DECLARE(clang_lto_v3_)
+#endif
+#ifdef HAVE_RPC_RESPEC_V3
+RPC_SPEC_DECLARE(respec_v3_)
+#endif
+#ifdef HAVE_RPC_HAND_V3
+RPC_SPEC_DECLARE(hand_v3_)
+#endif
+
+/* The hand variant has the encoders and the array decoder only. */
+#define RPC_HAND_CODEC(label, prefix)                                                    \
+	{                                                                                \
+		label, prefix##encode_pair, NULL, prefix##encode_int, NULL,              \
+			{ RPC_ARRAY_SIZES(RPC_SIZED_ENCODER_ENTRY, prefix) },            \
+			prefix##encode_intarray, prefix##decode_intarray, NULL, NULL, NULL, \
+			NULL, true                                                       \
+	}
 
 static const struct rpc_codec codecs[] = {
 	RPC_CODEC("generic", generic_, true),
@@ -55,10 +77,19 @@ static const struct rpc_codec codecs[] = {
 	RPC_CODEC("libtirpc", libtirpc_, false),
 #endif
 #ifdef HAVE_RPC_HAND
-	/* The hand variant has the encoders and the array decoder only. */
-	{"hand", hand_encode_pair, NULL, hand_encode_int, NULL,
-	 {RPC_ARRAY_SIZES(RPC_SIZED_ENCODER_ENTRY, hand_)}, hand_encode_intarray,
-	 hand_decode_intarray, NULL, NULL, NULL, NULL, true},
+	RPC_HAND_CODEC("hand", hand_),
+#endif
+#ifdef HAVE_RPC_GENERIC_V3
+	RPC_CODEC("generic-v3", generic_v3_, true),
+#endif
+#ifdef HAVE_RPC_CLANG_LTO_V3
+	RPC_CODEC("clang-lto-v3", clang_lto_v3_, true),
+#endif
+#ifdef HAVE_RPC_RESPEC_V3
+	RPC_CODEC("respec-v3", respec_v3_, true),
+#endif
+#ifdef HAVE_RPC_HAND_V3
+	RPC_HAND_CODEC("hand-v3", hand_v3_),
 #endif
 };
 
