@@ -83,6 +83,8 @@ static uint64_t maskOfWidth(unsigned Bits) {
 bool Specializer::isStableRoot(const Value *V) const {
   if (auto *A = dyn_cast<Argument>(V))
     return A->getParent() == residual;
+  if (auto *F = dyn_cast<Function>(V)) // the memory behind a RESPEC_STABLE_TABLE function
+    return info.facts().about(F) != nullptr;
   return symbolicRoots.count(V);
 }
 

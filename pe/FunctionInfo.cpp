@@ -118,6 +118,7 @@ static void computeLiveness(Function &F, FunctionInfo &Info) {
 }
 
 ModuleInfo::ModuleInfo(Module &M) {
+  externalFacts = ExternalFacts(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;

@@ -19,6 +19,7 @@
 #ifndef RESPEC_PE_FUNCTIONINFO_H
 #define RESPEC_PE_FUNCTIONINFO_H
 
+#include "ExternalFacts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugLoc.h"
@@ -53,17 +54,21 @@ struct FunctionInfo {
 /// functions can be unfolded (VariadicArguments.cpp).
 bool hasModeledVaList(const llvm::Module &M);
 
-/// Canonicalizes every defined function of M and computes its FunctionInfo.
+/// Canonicalizes every defined function of M and computes its FunctionInfo;
+/// reads the spec's declared facts (throws SpecError for misuse).
 class ModuleInfo {
 public:
   explicit ModuleInfo(llvm::Module &M);
   const FunctionInfo &get(const llvm::Function *F) const { return *infos.at(F); }
+  /// What the spec declares about external functions (ExternalFacts.h).
+  const ExternalFacts &facts() const { return externalFacts; }
 
   /// Whether a call may be unfolded (inlined during specialization).
   static bool isUnfoldableCallSite(const llvm::CallBase &Call);
 
 private:
   std::map<const llvm::Function *, std::unique_ptr<FunctionInfo>> infos;
+  ExternalFacts externalFacts;
 };
 
 } // namespace respec

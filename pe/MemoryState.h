@@ -183,6 +183,10 @@ public:
   ObjectId forGlobal(llvm::GlobalVariable *G, const llvm::DataLayout &DL);
   /// Size bytes at Address in this process, read now and fixed from now on.
   ObjectId forHostMemory(uint64_t Address, uint64_t Size, llvm::LLVMContext &Ctx);
+  /// Size bytes at Base (a residual value that dominates the specialized
+  /// code) known to hold Contents and never to change: stable memory a spec
+  /// vouches for (ExternalFacts.h).
+  ObjectId forKnownMemory(llvm::Value *Base, llvm::Constant *Contents, uint64_t Size);
   /// Stack objects are keyed by allocation site and context, so re-specializing
   /// a block finds the same object (and the same residual alloca) again.
   /// Site is the generic code's alloca, or for a by-value argument copy the

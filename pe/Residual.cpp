@@ -65,6 +65,7 @@ void Specializer::finalize() {
       }
     }
   }
+  keepLibraryResultsExact(); // LibraryCalls.cpp
 }
 
 /// Every (block, context) pair has a residual block of its own, so residual
@@ -109,6 +110,7 @@ SpecializationResult Specializer::collectResult() {
   R.notes = generalizations;
   R.notes.insert(R.notes.end(), notes.begin(), notes.end());
   R.assumptions = collectAssumptions();
+  R.externalFacts = collectExternalFacts();
   return R;
 }
 

@@ -26,6 +26,9 @@
 /* Marks a spec function: respec replaces its body with a specialized one. */
 #define RESPEC_SPECIALIZE __attribute__((annotate("respec.specialize"), noinline, used))
 
+#define RESPEC_CAT2_(a, b) a##b
+#define RESPEC_CAT_(a, b) RESPEC_CAT2_(a, b)
+
 #ifdef __RESPEC_PE__
 
 /* Seen by the partial evaluator as calls; never linked. */
@@ -34,6 +37,32 @@ void __respec_static_memory(const volatile void *ptr, size_t nbytes);
 
 #define respec_assume(cond) __respec_assume(!!(cond))
 #define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
+
+/* A declared fact about an external function: a constant the partial evaluator
+ * reads (with the file:line clang records for the annotation). */
+struct respec_fact_ {
+	void (*function)(void);
+	long long first;              /* RESPEC_STABLE_TABLE: first element */
+	unsigned long long count;     /* bytes (STABLE) or elements (STABLE_TABLE) */
+	unsigned long long element;   /* bytes per element */
+	const void *contents;         /* the _AS forms: the contents vouched for */
+	unsigned long long contents_size;
+	unsigned flags;               /* 1: part of RESPEC_C_LOCALE_CTYPE() */
+};
+#define RESPEC_FACT_(kind, fn, first, count, element, contents, size, flags)         \
+	static const struct respec_fact_ RESPEC_CAT_(respec_fact_, __COUNTER__)        \
+		__attribute__((used, annotate("respec." kind))) = {                   \
+			(void (*)(void))(fn), (first), (count), (element), (contents), \
+			(size), (flags)}
+#define RESPEC_PURE(fn) RESPEC_FACT_("pure", fn, 0, 0, 0, 0, 0, 0)
+#define RESPEC_STABLE(fn, nbytes) RESPEC_FACT_("stable", fn, 0, (nbytes), 1, 0, 0, 0)
+#define RESPEC_STABLE_AS(fn, contents) \
+	RESPEC_FACT_("stable", fn, 0, sizeof(contents), 1, (contents), sizeof(contents), 0)
+#define RESPEC_STABLE_TABLE(fn, first, count) \
+	RESPEC_FACT_("stable_table", fn, (first), (count), sizeof(**(fn)()), 0, 0, 0)
+#define RESPEC_STABLE_TABLE_AS_(fn, first, contents, flags)                         \
+	RESPEC_FACT_("stable_table", fn, (first), sizeof(contents) / sizeof((contents)[0]), \
+		     sizeof(**(fn)()), (contents), sizeof(contents), (flags))
 
 #else /* generic build */
 
@@ -54,7 +83,41 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
 
+#include <string.h>
+
+/* The declarations of external facts: the function must exist; contents vouched
+ * for are compared with the real memory once at startup. */
+static inline void respec_fact_failed_(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "%s:%d: respec fact violated: %s: the memory does not hold the "
+			"contents vouched for\n", file, line, what);
+	abort();
+}
+#define RESPEC_DECLARED_(fn) extern char respec_declared_fact_[sizeof(&(fn)) != 0]
+#ifdef RESPEC_NO_CHECKS
+#define RESPEC_CHECK_CONTENTS_(name, what, start, contents) RESPEC_DECLARED_(contents)
+#else
+#define RESPEC_CHECK_CONTENTS_(name, what, start, contents)                          \
+	__attribute__((constructor)) static void name(void)                           \
+	{                                                                             \
+		if (memcmp((const void *)(start), (contents), sizeof(contents)) != 0)  \
+			respec_fact_failed_(what, __FILE__, __LINE__);                \
+	}                                                                             \
+	RESPEC_DECLARED_(contents)
+#endif
+#define RESPEC_PURE(fn) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE(fn, nbytes) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE_TABLE(fn, first, count) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE_AS(fn, contents)                                                 \
+	RESPEC_CHECK_CONTENTS_(RESPEC_CAT_(respec_check_, __COUNTER__),                \
+			       "RESPEC_STABLE_AS(" #fn ")", (fn)(), contents)
+#define RESPEC_STABLE_TABLE_AS_(fn, first, contents, flags)                            \
+	RESPEC_CHECK_CONTENTS_(RESPEC_CAT_(respec_check_, __COUNTER__),                \
+			       "RESPEC_STABLE_TABLE_AS(" #fn ")", *(fn)() + (first), contents)
+
 #endif /* __RESPEC_PE__ */
+
+#define RESPEC_STABLE_TABLE_AS(fn, first, contents) RESPEC_STABLE_TABLE_AS_(fn, first, contents, 0)
 
 /*
  * respec_assume(cond)
