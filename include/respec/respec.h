@@ -57,12 +57,12 @@ struct respec_fact_ {
 #define RESPEC_PURE(fn) RESPEC_FACT_("pure", fn, 0, 0, 0, 0, 0, 0)
 #define RESPEC_STABLE(fn, nbytes) RESPEC_FACT_("stable", fn, 0, (nbytes), 1, 0, 0, 0)
 #define RESPEC_STABLE_AS(fn, contents) \
-	RESPEC_FACT_("stable", fn, 0, sizeof(contents), 1, (contents), sizeof(contents), 0)
+	RESPEC_FACT_("stable", fn, 0, sizeof(contents), 1, &(contents), sizeof(contents), 0)
 #define RESPEC_STABLE_TABLE(fn, first, count) \
 	RESPEC_FACT_("stable_table", fn, (first), (count), sizeof(**(fn)()), 0, 0, 0)
 #define RESPEC_STABLE_TABLE_AS_(fn, first, contents, flags)                         \
 	RESPEC_FACT_("stable_table", fn, (first), sizeof(contents) / sizeof((contents)[0]), \
-		     sizeof(**(fn)()), (contents), sizeof(contents), (flags))
+		     sizeof(**(fn)()), &(contents), sizeof(contents), (flags))
 
 #else /* generic build */
 
@@ -100,7 +100,7 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
 #define RESPEC_CHECK_CONTENTS_(name, what, start, contents)                          \
 	__attribute__((constructor)) static void name(void)                           \
 	{                                                                             \
-		if (memcmp((const void *)(start), (contents), sizeof(contents)) != 0)  \
+		if (memcmp((const void *)(start), &(contents), sizeof(contents)) != 0) \
 			respec_fact_failed_(what, __FILE__, __LINE__);                \
 	}                                                                             \
 	RESPEC_DECLARED_(contents)
