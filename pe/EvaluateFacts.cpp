@@ -269,12 +269,24 @@ Value *Specializer::guardOnEntry(const ExternalFact &F, Constant *Expected) {
   if (!guardTail)
     guardTail = residualEntry;
   if (!guardFallback) {
+    // The generic code gets what the specialized code stands for: parameters
+    // bound at run time have their static values (a caller passes anything).
+    std::vector<Value *> Args;
+    for (Argument &A : residual->args()) {
+      unsigned N = A.getArgNo();
+      if (N >= bindings.size() || bindings[N].kind == ArgumentBinding::Dynamic)
+        Args.push_back(&A);
+      else if (A.getType()->isPointerTy())
+        Args.push_back(ConstantExpr::getIntToPtr(
+            ConstantInt::get(Type::getInt64Ty(ctx), bindings[N].value), A.getType()));
+      else if (A.getType()->isIntegerTy())
+        Args.push_back(ConstantInt::get(A.getType(), bindings[N].value));
+      else
+        return nullptr; // boundArgument() refuses it
+    }
     Function *Generic = genericFallback();
     guardFallback = BasicBlock::Create(ctx, "respec.fallback", residual);
     IRBuilder<> B(guardFallback);
-    std::vector<Value *> Args;
-    for (Argument &A : residual->args())
-      Args.push_back(&A);
     CallInst *Call = B.CreateCall(Generic, Args);
     Call->setAttributes(spec.getAttributes());
     Call->setCallingConv(spec.getCallingConv());

@@ -52,7 +52,7 @@ struct respec_fact_ {
 #define RESPEC_FACT_(kind, fn, first, count, element, contents, size, flags)         \
 	static const struct respec_fact_ RESPEC_CAT_(respec_fact_, __COUNTER__)        \
 		__attribute__((used, annotate("respec." kind))) = {                   \
-			(void (*)(void))(fn), (first), (count), (element), (contents), \
+			(void (*)(void))&(fn), (first), (count), (element), (contents), \
 			(size), (flags)}
 #define RESPEC_PURE(fn) RESPEC_FACT_("pure", fn, 0, 0, 0, 0, 0, 0)
 #define RESPEC_STABLE(fn, nbytes) RESPEC_FACT_("stable", fn, 0, (nbytes), 1, 0, 0, 0)
