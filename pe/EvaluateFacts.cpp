@@ -113,7 +113,10 @@ bool Specializer::evaluateCallWithFacts(CallBase &I, Function &Callee,
       return false; // unfolded: the definition says more than the fact
     }
     std::string WhyNot;
-    if (std::optional<AbstractValue> R = evaluateLibraryCall(I, Callee, Args, WhyNot)) {
+    std::optional<AbstractValue> R = evaluateCtypeFunction(I, Callee, Args);
+    if (!R)
+      R = evaluateLibraryCall(I, Callee, Args, WhyNot);
+    if (R) {
       propagateOrigin(*R, Args);
       ++current->stats.instructionsEvaluated;
       recordBindingTime(I, false);
@@ -175,6 +178,11 @@ std::optional<AbstractValue> Specializer::loadThroughStableRoot(LoadInst &I,
     return std::nullopt;
   noteExternalFactUse(*F, ExternalFactUse::Kept, I);
   return AbstractValue::pointer(*M.object, -F->offset);
+}
+
+bool Specializer::stableMemoryMayBe(ObjectId A, ObjectId B) const {
+  auto Stable = [&](ObjectId Id) { return stableMemoryFacts.count(Id) != 0; };
+  return (Stable(A) && !objects.get(B).isStack()) || (Stable(B) && !objects.get(A).isStack());
 }
 
 void Specializer::noteStableMemoryRead(ObjectId Obj, const Instruction &I) {
@@ -305,9 +313,14 @@ Value *Specializer::guardOnEntry(const ExternalFact &F, Constant *Expected) {
   Fetch->addFnAttr(Attribute::NoUnwind);
   auto *Ptr = PointerType::getUnqual(ctx);
   Value *Pointer = Fetch;
-  if (F.kind == ExternalFact::StableTable)
+  if (F.kind == ExternalFact::StableTable) {
+    // *fn(): where the generic code would not read it, fn() may be null.
+    BasicBlock *Load = BasicBlock::Create(ctx, "respec.guard.load", residual, Next);
+    B.CreateCondBr(B.CreateIsNull(Fetch), guardFallback, Load);
+    B.SetInsertPoint(Load);
     Pointer = B.CreateAlignedLoad(Ptr, Fetch, layout.getPointerABIAlignment(0),
                                   F.function->getName() + ".table");
+  }
   BasicBlock *Ok = BasicBlock::Create(ctx, "respec.guard.ok", residual, Next);
   if (Expected) {
     B.CreateCondBr(B.CreateICmpEQ(Pointer, Expected), Ok, guardFallback);
@@ -326,9 +339,14 @@ Value *Specializer::guardOnEntry(const ExternalFact &F, Constant *Expected) {
     BasicBlock *Compare = BasicBlock::Create(ctx, "respec.guard.compare", residual, Next);
     BasicBlock *Match = BasicBlock::Create(ctx, "respec.guard.match", residual, Next);
     BasicBlock *Mismatch = BasicBlock::Create(ctx, "respec.guard.mismatch", residual, Next);
-    B.CreateCondBr(B.CreateICmpEQ(Pointer, AtomicLoad(Matched)), Ok, Seen);
+    // The caches start null: a null pointer is never taken for a match.
+    B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(Pointer, AtomicLoad(Matched)),
+                               B.CreateIsNotNull(Pointer)),
+                   Ok, Seen);
     B.SetInsertPoint(Seen);
-    B.CreateCondBr(B.CreateICmpEQ(Pointer, AtomicLoad(Differs)), guardFallback, Compare);
+    B.CreateCondBr(B.CreateOr(B.CreateICmpEQ(Pointer, AtomicLoad(Differs)),
+                              B.CreateIsNull(Pointer)),
+                   guardFallback, Compare);
     B.SetInsertPoint(Compare);
     FunctionCallee Memcmp = module.getOrInsertFunction(
         "memcmp", FunctionType::get(B.getInt32Ty(), {Ptr, Ptr, B.getInt64Ty()}, false));

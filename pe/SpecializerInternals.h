@@ -386,6 +386,9 @@ private:
   void residualCallWithoutEffects(CallBase &I, const std::vector<AbstractValue> &Args);
   /// `*fn()` for a RESPEC_STABLE_TABLE function: the table's static pointer.
   std::optional<AbstractValue> loadThroughStableRoot(LoadInst &I, const AbstractValue &Addr);
+  /// Whether A and B (different objects) may be the same memory: stable
+  /// memory is external and may be a global's or another fact's too.
+  bool stableMemoryMayBe(ObjectId A, ObjectId B) const;
   /// A load from Obj folded: if Obj is stable memory, its fact decided it.
   void noteStableMemoryRead(ObjectId Obj, const Instruction &I);
   const StableMemory &stableMemoryOf(const ExternalFact &F);

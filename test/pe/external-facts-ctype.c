@@ -121,8 +121,9 @@ int main(void)
 // IR-LABEL: define {{.*}} @scan_date(
 // IR-NEXT: entry:
 // IR-NEXT: %__ctype_b_loc = tail call ptr @__ctype_b_loc()
-// IR-NEXT: %__ctype_b_loc.table = load ptr, ptr %__ctype_b_loc
-// IR-NEXT: load atomic ptr, ptr @respec.guard.matched.__ctype_b_loc monotonic
+// IR-NEXT: icmp eq ptr %__ctype_b_loc, null
+// IR: %__ctype_b_loc.table = load ptr, ptr %__ctype_b_loc
+// IR: load atomic ptr, ptr @respec.guard.matched.__ctype_b_loc monotonic
 // IR-NOT: @__ctype_b_loc()
 // IR: call i32 @bcmp({{.*}}@respec_c_locale_class_, i64 768)
 // IR-NOT: @__ctype_b_loc()

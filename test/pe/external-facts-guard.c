@@ -38,8 +38,14 @@ RESPEC_STABLE_TABLE_AS(weights_loc, 0, vouched_weights);
 static const struct config vouched_config = {100, 3};
 RESPEC_STABLE_AS(current_config, vouched_config);
 
+/* A stable function that returns the address of a global. */
+extern const int shared_weights[4];
+const int *weights_now(void);
+RESPEC_STABLE_AS(weights_now, vouched_weights);
+
 int total(int i);
 int clamp(int x);
+int is_shared(void);
 
 #ifdef MAIN
 #include <stdio.h>
@@ -54,6 +60,8 @@ const int **weights_loc(void) { return &weights; }
 static const struct config standard = {100, 3}, other = {10, 5};
 static const struct config *config = &standard;
 const struct config *current_config(void) { return config; }
+const int shared_weights[4] = {10, 20, 30, 40};
+const int *weights_now(void) { return shared_weights; }
 
 static void show(const char *name, const int *table, const struct config *c)
 {
@@ -78,6 +86,8 @@ int main(void)
 	show("A, other config", A, &other);
 	// OUT-NEXT: A: 203020 303020 21 100 -27
 	show("A", A, &standard);
+	// OUT-NEXT: is_shared 1
+	printf("is_shared %d\n", is_shared());
 	return 0;
 }
 #else
@@ -92,7 +102,8 @@ static int weight(int i)
 // IR-LABEL: define {{.*}} @total(
 // IR-NEXT: entry:
 // IR-NEXT: %weights_loc = tail call ptr @weights_loc()
-// IR-NEXT: %weights_loc.table = load ptr, ptr %weights_loc
+// IR-NEXT: icmp eq ptr %weights_loc, null
+// IR: %weights_loc.table = load ptr, ptr %weights_loc
 // IR-DAG: call i32 @bcmp({{.*}}%weights_loc.table, {{.*}}@vouched_weights, i64 16)
 // IR-DAG: call {{.*}} @total.respec.generic(i32 noundef %i)
 // IR-DAG: getelementptr inbounds i32, ptr %weights_loc.table
@@ -119,9 +130,17 @@ RESPEC_SPECIALIZE int clamp(int x)
 	return y > c->limit ? c->limit : y;
 }
 
+// Stable memory may be a global's: the comparison is made at run time.
+// IR-LABEL: define {{.*}} @is_shared(
+// IR: icmp eq ptr %weights_now, @shared_weights
+RESPEC_SPECIALIZE int is_shared(void)
+{
+	return weights_now() == shared_weights;
+}
+
 // EXPLAIN: === total ===
-// EXPLAIN: fact: {{.*}}external-facts-guard.c:[[#@LINE-86]]: RESPEC_STABLE_TABLE_AS(weights_loc, 0, vouched_weights): folded at {{.*}}external-facts-guard.c:[[#@LINE-36]]:9; checked on entry (the generic code runs when the memory differs)
+// EXPLAIN: fact: {{.*}}external-facts-guard.c:[[#@LINE-105]]: RESPEC_STABLE_TABLE_AS(weights_loc, 0, vouched_weights): folded at {{.*}}external-facts-guard.c:[[#@LINE-45]]:9; checked on entry (the generic code runs when the memory differs)
 // EXPLAIN: === clamp ===
-// EXPLAIN: fact: {{.*}}external-facts-guard.c:[[#@LINE-86]]: RESPEC_STABLE_AS(current_config, vouched_config): folded at {{.*}}external-facts-guard.c:[[#@LINE-7]]:{{.*}}; read through the pointer fetched on entry at {{.*}}; checked on entry
+// EXPLAIN: fact: {{.*}}external-facts-guard.c:[[#@LINE-105]]: RESPEC_STABLE_AS(current_config, vouched_config): folded at {{.*}}external-facts-guard.c:[[#@LINE-15]]:{{.*}}; read through the pointer fetched on entry at {{.*}}; checked on entry
 // EXPLAIN-NOT: had no effect
 #endif
