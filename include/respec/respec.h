@@ -144,4 +144,71 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
  *   while specialized code runs: loads from there are evaluated away.
  */
 
+/*
+ * Facts about external functions: code respec is not given (the C library, a
+ * system library). Written at file scope in the spec, each names a function
+ * declared in scope; every misuse is an error at the declaration's file:line.
+ * `respec explain` lists each fact with the lines it decided ("fact: ...");
+ * one that decides nothing in any spec function is a warning (an error with
+ * -Werror) that says why. In the generic build they check what can be checked.
+ *
+ * RESPEC_PURE(fn)
+ *   Contract: fn has no side effects (it writes no memory, errno included, and
+ *   does no I/O), returns for every argument (respec may evaluate it on paths
+ *   a run does not take), and its result depends only on its argument values
+ *   and on the memory reachable from its pointer arguments — not on their
+ *   addresses, except that a pointer result may point into that memory.
+ *   Effect: a residual call of fn forgets nothing that is known about memory
+ *   and lets nothing escape (if fn returns a pointer, what its arguments reach
+ *   escapes: the result may point into it). A call with static arguments over
+ *   static memory is evaluated at specialization time when fn is one of these
+ *   C library functions, which respec computes itself, by the C standard, on
+ *   the target's data layout (so the build machine's C library plays no part;
+ *   all are independent of the locale):
+ *     strlen strnlen strchr strrchr memchr memrchr rawmemchr strpbrk strstr
+ *     strspn strcspn strcmp strncmp memcmp bcmp abs labs llabs ffs ffsl ffsll
+ *     htonl htons ntohl ntohs
+ *   A pointer result is a pointer into the argument's object (or null). The
+ *   standard fixes only the sign of strcmp, strncmp and memcmp and only the
+ *   zeroness of bcmp: a nonzero result folds at build time only where every
+ *   use tests just that (through returns of unfolded callers), and at run time
+ *   respec calls the process's own function on the same bytes. Wherever such
+ *   a call stays residual and its value is used beyond that, it is marked so
+ *   that LLVM does not fold it either (glibc returns a byte difference where
+ *   LLVM would fold to -1 or 1). Other functions are not evaluated (a note
+ *   says so); a function respec has the definition of is unfolded as usual.
+ *
+ * RESPEC_STABLE(fn, nbytes)            RESPEC_STABLE_AS(fn, contents)
+ *   Contract: fn takes no arguments, has no side effects and returns a
+ *   pointer, the same one throughout each call of a specialized function, and
+ *   the nbytes at any pointer fn returns never change. Effect: the call is
+ *   that pointer and loads from those bytes fold.
+ *
+ * RESPEC_STABLE_TABLE(fn, first, count)  RESPEC_STABLE_TABLE_AS(fn, first, contents)
+ *   Contract: fn takes no arguments, has no side effects and returns a
+ *   pointer to a pointer T (fn's result may differ between threads; glibc's
+ *   __ctype_b_loc returns a thread-local one); T is the same throughout each
+ *   call of a specialized function, and the elements T[first] ...
+ *   T[first + count - 1] (of T's element type) never change for a given T.
+ *   Effect: T[i] for a static i in that range folds, and the residual code
+ *   reads the table through a T fetched once on entry.
+ *
+ *   Where stable contents come from: at run time (librespec-jit) respec calls
+ *   fn in the program's process and reads the memory; at build time only the
+ *   _AS forms fold, with the contents the spec vouches for (`contents`: an
+ *   object of exactly the stable size, e.g. a const array of count elements).
+ *   Checked, not only assumed: a specialized function that folded stable memory
+ *   starts with a guard that fetches fn's pointer again and runs the spec's
+ *   generic code instead if it is not the pointer read at run-time
+ *   specialization, or at build time if the memory there does not hold the
+ *   vouched contents (compared once per distinct pointer). What stays assumed:
+ *   the memory at a pointer fn returns does not change, and fn returns the
+ *   same pointer throughout one specialized call. The generic build compares
+ *   vouched contents with the real memory once at startup and aborts with the
+ *   declaration's file:line if they differ (-DRESPEC_NO_CHECKS: no check).
+ *
+ * <respec/libc.h> has RESPEC_C_LOCALE_CTYPE(): glibc's ctype tables vouched
+ * for with the "C" locale's contents, so isdigit(c), toupper(c), ... fold.
+ */
+
 #endif /* RESPEC_RESPEC_H */

@@ -41,7 +41,8 @@ usage:
 A spec is a C file beside the generic code. Each function in it marked
 RESPEC_SPECIALIZE (from <respec/respec.h>) calls the generic code; its
 parameters are the dynamic inputs, what its body builds from constants is
-static, and respec_assume()/respec_static_memory() state facts about memory.
+static, and respec_assume()/respec_static_memory() state facts about memory;
+RESPEC_PURE/RESPEC_STABLE declare facts about external functions.
 respec evaluates the static part of the generic code away and emits the rest.
 
 specialize writes OUT.o defining the spec functions with specialized bodies
