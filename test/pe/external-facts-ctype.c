@@ -4,7 +4,9 @@
 // and dynamic input, and keyword searches over static tables, fold what is
 // static. The specialized and the generic build run on 20,000 random inputs
 // each (in the C locale, then in C.UTF-8, whose tables are elsewhere but
-// equal) and must print the same.
+// equal) and must print the same; and in a Latin-1 locale, whose tables
+// differ (isalpha(0xe4)), where the specialized functions' guards run the
+// generic code (when localedef can build the locale).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %respec specialize %s %S/Inputs/scan.c -I%S/Inputs -o %t/spec.o -q
@@ -20,6 +22,9 @@
 // RUN: %t/generic > %t/generic.out
 // RUN: diff %t/specialized.out %t/generic.out
 // RUN: %FileCheck --check-prefix=OUT %s < %t/specialized.out
+// RUN: sh %S/Inputs/in-latin1-locale.sh %t/locales %t/specialized %t/generic
+// RUN: diff %t/specialized.latin1 %t/generic.latin1
+// RUN: %FileCheck --check-prefix=LATIN1 %s < %t/specialized.latin1
 #include <respec/libc.h>
 #include <string.h>
 #include "scan.h"
@@ -32,6 +37,7 @@ RESPEC_PURE(strchr);
 
 int scan_date(const char *in, long *out);
 int scan_pair(const char *in, long *out);
+int scan_words(const char *in, long *out);
 int keyword_of(const char *word, size_t n);
 int keyword_while(void);
 int sorted_for(void);
@@ -84,6 +90,10 @@ static void run(const char *title)
 		sum = sum * 31 + (unsigned long)b;
 		for (int k = 0; k < b; k++)
 			sum = sum * 31 + (unsigned long)out[k];
+		int c = scan_words(in, out);
+		sum = sum * 31 + (unsigned long)c;
+		for (int k = 0; k < c; k++)
+			sum = sum * 31 + (unsigned long)out[k];
 		sum = sum * 31 + (unsigned long)keyword_of(in, strlen(in));
 	}
 	printf("%s: %lx\n", title, sum);
@@ -95,8 +105,22 @@ static void run(const char *title)
 	printf(" %ld %ld %ld %ld\n", x[0], x[1], x[2], x[3]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		// LATIN1: {{latin1: unavailable|de_DE.ISO-8859-1: [0-9a-f]+}}
+		// LATIN1: {{latin1: unavailable|words starting with a-umlaut: [1-9]}}
+		if (!setlocale(LC_ALL, argv[1]))
+			return 1;
+		run(argv[1]);
+		long x[8];
+		int words = 0;
+		const char *inputs[] = {"\xe4rger", "\xc4 x", "\xe4\xe4 \xe4", "a\xe4"};
+		for (int i = 0; i < 4; i++)
+			words += scan_words(inputs[i], x) > 0 && inputs[i][0] != 'a';
+		printf("words starting with a-umlaut: %d\n", words);
+		return 0;
+	}
 	// OUT: C: {{[0-9a-f]+}}
 	run("C");
 	// OUT: keyword_of(while) = 11
@@ -141,6 +165,11 @@ RESPEC_SPECIALIZE int scan_date(const char *in, long *out)
 RESPEC_SPECIALIZE int scan_pair(const char *in, long *out)
 {
 	return scan("%x%%..%D", in, out);
+}
+
+RESPEC_SPECIALIZE int scan_words(const char *in, long *out)
+{
+	return scan("%w %w", in, out);
 }
 
 // IR-LABEL: define {{.*}} @keyword_of(
