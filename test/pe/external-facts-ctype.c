@@ -42,6 +42,7 @@ int keyword_of(const char *word, size_t n);
 int keyword_while(void);
 int sorted_for(void);
 int raw_difference(void);
+int ordered(void);
 long conversion_at(void);
 
 #ifdef MAIN
@@ -126,9 +127,9 @@ int main(int argc, char **argv)
 	// OUT: keyword_of(while) = 11
 	// OUT: keyword_of(whilE) = -1
 	// OUT: scan_date = 4 2024 7 1 {{[0-9]+}}
-	// OUT: keyword_while 11 sorted_for 6 raw_difference -2 conversion_at 4
-	printf("keyword_while %d sorted_for %d raw_difference %d conversion_at %ld\n",
-	       keyword_while(), sorted_for(), raw_difference(), conversion_at());
+	// OUT: keyword_while 11 sorted_for 6 raw_difference -2 ordered 1 conversion_at 4
+	printf("keyword_while %d sorted_for %d raw_difference %d ordered %d conversion_at %ld\n",
+	       keyword_while(), sorted_for(), raw_difference(), ordered(), conversion_at());
 	// OUT: C.UTF-8: {{[0-9a-f]+}}
 	if (setlocale(LC_ALL, "C.UTF-8"))
 		run("C.UTF-8");
@@ -203,6 +204,15 @@ RESPEC_SPECIALIZE int sorted_for(void)
 RESPEC_SPECIALIZE int raw_difference(void)
 {
 	return compare_raw("apple", "apricot");
+}
+
+// The same comparator, whose caller tests only the sign: folded.
+// IR-LABEL: define {{.*}} @ordered(
+// IR-NEXT: entry:
+// IR-NEXT: ret i32 1
+RESPEC_SPECIALIZE int ordered(void)
+{
+	return compare_raw("apple", "apricot") < 0;
 }
 
 // IR-LABEL: define {{.*}} @conversion_at(
