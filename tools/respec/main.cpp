@@ -312,13 +312,16 @@ void reportIneffectiveFacts(const std::vector<Specialized> &Done, const CommandL
       if (BundlesWithEffect.count(F.bundle + F.where) ||
           !BundlesReported.insert(F.bundle + F.where).second)
         continue;
+      auto InBundle = [&](const ExternalFactReport &O) {
+        return O.bundle == F.bundle && O.where == F.where;
+      };
       bool Unusable = llvm::all_of(All, [&](const ExternalFactReport &O) {
-        return O.bundle != F.bundle || O.where != F.where || !O.unusable.empty();
+        return !InBundle(O) || !O.unusable.empty();
       });
       Findings.push_back({F.where, F.bundle + " had no effect: " +
                                        (Unusable ? F.unusable
-                                                 : std::string("no static index into its "
-                                                               "tables was reached"))});
+                                                 : std::string("the specialized code reads "
+                                                               "none of the memory it declares"))});
       continue;
     }
     bool Pure = StringRef(F.declaration).startswith("RESPEC_PURE");
