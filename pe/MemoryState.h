@@ -37,6 +37,8 @@
 //      - is passed to code the specializer cannot see — which may read every
 //        pointer stored in the object, even through a `nocapture` argument, and
 //        keep the object's own address unless the argument is `nocapture` —
+//        unless the spec declares that code RESPEC_PURE and it returns no
+//        pointer (it then reads only, and keeps nothing: EvaluateFacts.cpp),
 //      - or is converted to an integer, or used by any residual instruction
 //        that might let it out (a select on a dynamic condition, arithmetic).
 //    All of these go through MemoryState::escape/escapeValue/escapeContents,
