@@ -77,6 +77,22 @@ namespace respec {
 namespace {
 constexpr const char *AnnotationPrefix = "respec.";
 constexpr unsigned BundleCLocaleCtype = 1;
+
+/// C library functions with effects a pure function may not have: declaring
+/// one pure is an error, not a fact.
+const char *const NotPure[] = {
+    // write memory through an argument
+    "memcpy", "memmove", "memset", "bzero", "explicit_bzero", "strcpy", "strncpy", "stpcpy",
+    "stpncpy", "strcat", "strncat", "strtok", "strtok_r", "strsep", "sprintf", "snprintf",
+    "vsprintf", "vsnprintf", "qsort", "memccpy",
+    // set errno, or depend on state other than their arguments
+    "strtol", "strtoul", "strtoll", "strtoull", "strtoimax", "strtoumax", "strtod", "strtof",
+    "strtold", "atoi", "atol", "atoll", "atof", "getenv", "secure_getenv", "strerror",
+    "strcoll", "strxfrm", "setlocale", "localeconv", "rand", "random", "time", "clock",
+    // allocate, do I/O, end the program
+    "malloc", "calloc", "realloc", "free", "strdup", "strndup", "printf", "fprintf",
+    "vprintf", "vfprintf", "puts", "fputs", "putchar", "fputc", "putc", "fwrite", "fread",
+    "fgets", "getchar", "read", "write", "exit", "abort", "srand", "srandom"};
 } // namespace
 
 static std::string stringOf(Constant *C) {
@@ -175,6 +191,10 @@ ExternalFacts::ExternalFacts(Module &M) {
         throw SpecError(Where, Fact.declaration + ": '" + Name +
                                    "' returns nothing: a pure function's only effect is its "
                                    "result");
+      if (F->isDeclaration() && llvm::is_contained(NotPure, Name))
+        throw SpecError(Where, Fact.declaration + ": the C library's '" + Name +
+                                   "' is not pure (it writes memory, sets errno, depends on "
+                                   "other state or does I/O)");
       break;
     case ExternalFact::Stable:
     case ExternalFact::StableTable: {
@@ -194,7 +214,9 @@ ExternalFacts::ExternalFacts(Module &M) {
                                    "' and unfolds it; declare stable memory of the code it "
                                    "is given with respec_static_memory()");
       if (Count <= 0 || Element <= 0)
-        throw SpecError(Where, Fact.declaration + ": the stable memory is empty");
+        throw SpecError(Where, Fact.declaration + ": the stable memory is empty (a function "
+                                                  "whose pointer alone is stable, like "
+                                                  "__errno_location, needs no declaration)");
       Fact.elementSize = uint64_t(Element);
       Fact.offset = Table ? First * Element : 0;
       Fact.size = uint64_t(Count) * uint64_t(Element);

@@ -177,12 +177,16 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
  *   that LLVM does not fold it either (glibc returns a byte difference where
  *   LLVM would fold to -1 or 1). Other functions are not evaluated (a note
  *   says so); a function respec has the definition of is unfolded as usual.
+ *   Declaring pure a C library function known to have effects (memcpy,
+ *   strtol, which sets errno, malloc, printf, ...) is an error.
  *
  * RESPEC_STABLE(fn, nbytes)            RESPEC_STABLE_AS(fn, contents)
  *   Contract: fn takes no arguments, has no side effects and returns a
  *   pointer, the same one throughout each call of a specialized function, and
  *   the nbytes at any pointer fn returns never change. Effect: the call is
- *   that pointer and loads from those bytes fold.
+ *   that pointer and loads from those bytes fold. Not for memory that changes:
+ *   errno's location (__errno_location()) is stable in pointer only, and needs
+ *   no declaration (glibc declares it const: its calls forget nothing).
  *
  * RESPEC_STABLE_TABLE(fn, first, count)  RESPEC_STABLE_TABLE_AS(fn, first, contents)
  *   Contract: fn takes no arguments, has no side effects and returns a

@@ -7,6 +7,8 @@
 // RUN: test ! -e %t.o
 // RUN: %not %respec specialize %s -DVARIABLE -o %t.o 2>&1 | %FileCheck --check-prefix=VARIABLE %s
 // RUN: %not %respec specialize %s -DVOID -o %t.o 2>&1 | %FileCheck --check-prefix=VOID %s
+// RUN: %not %respec specialize %s -DIMPURE -o %t.o 2>&1 | %FileCheck --check-prefix=IMPURE %s
+// RUN: %not %respec specialize %s -DEMPTY -o %t.o 2>&1 | %FileCheck --check-prefix=EMPTY %s
 // RUN: %not %respec specialize %s -DARGUMENTS -o %t.o 2>&1 | %FileCheck --check-prefix=ARGUMENTS %s
 // RUN: %not %respec specialize %s -DTABLE_ARGUMENTS -o %t.o 2>&1 | %FileCheck --check-prefix=TABLE-ARGUMENTS %s
 // RUN: %not %respec specialize %s -DNOT_POINTER -o %t.o 2>&1 | %FileCheck --check-prefix=NOT-POINTER %s
@@ -41,6 +43,15 @@ RESPEC_PURE(a_variable);
 #ifdef VOID
 // VOID: external-facts.c:[[@LINE+1]]: error: RESPEC_PURE(srand): 'srand' returns nothing: a pure function's only effect is its result
 RESPEC_PURE(srand);
+#endif
+#ifdef IMPURE
+// IMPURE: external-facts.c:[[@LINE+1]]: error: RESPEC_PURE(strtol): the C library's 'strtol' is not pure (it writes memory, sets errno, depends on other state or does I/O)
+RESPEC_PURE(strtol);
+#endif
+#ifdef EMPTY
+#include <errno.h>
+// EMPTY: external-facts.c:[[@LINE+1]]: error: RESPEC_STABLE(__errno_location, 0): the stable memory is empty (a function whose pointer alone is stable, like __errno_location, needs no declaration)
+RESPEC_STABLE(__errno_location, 0);
 #endif
 #ifdef ARGUMENTS
 // ARGUMENTS: external-facts.c:[[@LINE+1]]: error: RESPEC_STABLE(with_argument, 8): 'with_argument' takes arguments; a stable function takes none
