@@ -34,6 +34,19 @@ RESPEC_SPECIALIZE int keyword_with(const char *word, size_t n)
 	return keyword(word, n);
 }
 
+/* The program's: its current configuration, a struct of two ints. */
+struct config {
+	int limit, scale;
+};
+const struct config *current_config(void);
+RESPEC_STABLE(current_config, sizeof(struct config));
+
+RESPEC_SPECIALIZE int clamp(int x)
+{
+	const struct config *c = current_config();
+	return x * c->scale > c->limit ? c->limit : x * c->scale;
+}
+
 RESPEC_SPECIALIZE int weigh2(int i, int j)
 {
 	return (*weights_loc())[i & 3] * 100 + (*weights_loc())[j & 3];

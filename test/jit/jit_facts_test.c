@@ -28,6 +28,14 @@ int scan_with(const char *fmt, const char *in, long *out);
 int compare_with(const char *a, const char *b);
 int keyword_with(const char *word, size_t n);
 int weigh2(int i, int j);
+int clamp(int x);
+typedef int (*clamp_fn)(int);
+struct config {
+	int limit, scale;
+};
+static struct config standard = {100, 3}, other = {10, 5};
+static const struct config *config = &standard;
+const struct config *current_config(void) { return config; }
 
 static int failures;
 #define CHECK(cond, ...)                                                      \
@@ -151,6 +159,21 @@ int main(void)
 		      weigh2(1, 0));
 		A[1] = 20;
 	}
+	/* A stable pointer: folded to the address read, checked on entry. */
+	struct respec_arg dynamic[] = {RESPEC_DYNAMIC};
+	clamp_fn c = (clamp_fn)respec_jit_specialize(jit, "clamp", dynamic, 1);
+	CHECK(c, "specialize clamp: %s", respec_jit_error(jit));
+	for (int x = -50; c && x < 50; x += 7) {
+		config = &standard;
+		CHECK(c(x) == clamp(x), "clamp(%d), standard: %d %d", x, c(x), clamp(x));
+		config = &other;
+		CHECK(c(x) == clamp(x), "clamp(%d), other: %d %d", x, c(x), clamp(x));
+	}
+	config = &standard;
+	standard.scale = 4; /* the contract broken: the folded scale shows */
+	CHECK(c && c(10) == 30 && clamp(10) == 40, "standard changed in place: %d %d",
+	      c ? c(10) : 0, clamp(10));
+	standard.scale = 3;
 	respec_jit_destroy(jit);
 	if (failures)
 		return 1;
