@@ -33,8 +33,8 @@ typedef int (*clamp_fn)(int);
 struct config {
 	int limit, scale;
 };
-static struct config standard = {100, 3}, other = {10, 5};
-static const struct config *config = &standard;
+static struct config standard_config = {100, 3}, other_config = {10, 5};
+static const struct config *config = &standard_config;
 const struct config *current_config(void) { return config; }
 
 static int failures;
@@ -164,16 +164,16 @@ int main(void)
 	clamp_fn c = (clamp_fn)respec_jit_specialize(jit, "clamp", dynamic, 1);
 	CHECK(c, "specialize clamp: %s", respec_jit_error(jit));
 	for (int x = -50; c && x < 50; x += 7) {
-		config = &standard;
+		config = &standard_config;
 		CHECK(c(x) == clamp(x), "clamp(%d), standard: %d %d", x, c(x), clamp(x));
-		config = &other;
+		config = &other_config;
 		CHECK(c(x) == clamp(x), "clamp(%d), other: %d %d", x, c(x), clamp(x));
 	}
-	config = &standard;
-	standard.scale = 4; /* the contract broken: the folded scale shows */
+	config = &standard_config;
+	standard_config.scale = 4; /* the contract broken: the folded scale shows */
 	CHECK(c && c(10) == 30 && clamp(10) == 40, "standard changed in place: %d %d",
 	      c ? c(10) : 0, clamp(10));
-	standard.scale = 3;
+	standard_config.scale = 3;
 	respec_jit_destroy(jit);
 	if (failures)
 		return 1;
