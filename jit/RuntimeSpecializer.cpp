@@ -43,6 +43,7 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 #include <chrono>
 #include <condition_variable>
+#include <dlfcn.h>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -227,6 +228,9 @@ static constexpr const char *CleanupPipeline =
 
 CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
   SpecializeOptions Options;
+  // The specialized code runs in this process: stable and pure functions the
+  // spec declares (ExternalFacts.h) may be called here, now.
+  Options.hostSymbol = [](StringRef Name) { return dlsym(RTLD_DEFAULT, Name.str().c_str()); };
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
   std::string Name = "respec.jit." + std::to_string(compiled++);
   std::unique_ptr<Module> M;
@@ -384,7 +388,13 @@ respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
     return nullptr;
   }
   J->generic = std::move(*M);
-  J->info = std::make_unique<ModuleInfo>(*J->generic);
+  try {
+    J->info = std::make_unique<ModuleInfo>(*J->generic);
+  } catch (const SpecError &E) { // a declaration `respec embed` would have rejected
+    fprintf(stderr, "respec_jit_create: %s%s%s\n", E.where.c_str(), E.where.empty() ? "" : ": ",
+            E.what());
+    return nullptr;
+  }
   J->cleanup = std::make_unique<PassPipeline>(CleanupPipeline);
   auto Jit = orc::LLJITBuilder().setCompileFunctionCreator(createCompiler).create();
   if (!Jit) {

@@ -83,6 +83,10 @@ static uint64_t maskOfWidth(unsigned Bits) {
 bool Specializer::isStableRoot(const Value *V) const {
   if (auto *A = dyn_cast<Argument>(V))
     return A->getParent() == residual;
+  if (auto *F = dyn_cast<Function>(V)) { // the memory behind a RESPEC_STABLE_TABLE function
+    const ExternalFact *Fact = info.facts().about(F);
+    return Fact && Fact->kind == ExternalFact::StableTable;
+  }
   return symbolicRoots.count(V);
 }
 

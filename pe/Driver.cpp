@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -307,6 +308,14 @@ static bool bindsToProgram(const GlobalObject *V) {
 void internalizeForLinking(Module &M, const std::vector<Specialized> &Done, LinkMode Mode) {
   if (GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations"))
     Annotations->eraseFromParent();
+  // The spec's RESPEC_PURE/RESPEC_STABLE declarations (ExternalFacts.h).
+  removeFromUsedLists(M, [](Constant *C) {
+    auto *G = dyn_cast<GlobalVariable>(C);
+    return G && ExternalFacts::isDeclarationGlobal(*G);
+  });
+  for (GlobalVariable &G : make_early_inc_range(M.globals()))
+    if (ExternalFacts::isDeclarationGlobal(G) && G.use_empty())
+      G.eraseFromParent();
   for (GlobalVariable &G : M.globals())
     G.setMetadata(OriginMetadata, nullptr);
   if (Mode == LinkMode::ReplacesSources)

@@ -113,6 +113,9 @@ void Specializer::evaluateLoad(LoadInst &I) {
     recordBindingTime(I, false);
     setValue(I, V);
   };
+  // The table pointer behind a stable function (EvaluateFacts.cpp).
+  if (std::optional<AbstractValue> Table = loadThroughStableRoot(I, Addr))
+    return Evaluated(*Table);
   if (!I.isVolatile() && I.isUnordered() && Addr.kind == AbstractValue::ObjectPointer &&
       objects.isStaticRange(Addr.object, Addr.offset, Size))
     if (Constant *C = ConstantFoldLoadFromConst(objects.get(Addr.object).contents,
@@ -120,6 +123,7 @@ void Specializer::evaluateLoad(LoadInst &I) {
       AbstractValue Loaded = fromConstant(C);
       Loaded.programData = true;
       noteProgramCounter(Addr);
+      noteStableMemoryRead(Addr.object, I);
       return Evaluated(Loaded);
     }
   int64_t Start = 0, Off = 0;

@@ -307,7 +307,10 @@ void Specializer::evaluateCompare(CmpInst &I) {
     APInt A(64, L.offset, true), B(64, R.offset, true);
     return Decide(ICmpInst::compare(A, B, I.getPredicate()));
   }
-  if (I.isEquality() && L.refersToObject() && R.refersToObject()) {
+  // Stable memory a spec declares may be a global's too (EvaluateFacts.cpp).
+  bool MaybeSame = L.refersToObject() && R.refersToObject() && L.object != R.object &&
+                   stableMemoryMayBe(L.object, R.object);
+  if (I.isEquality() && L.refersToObject() && R.refersToObject() && !MaybeSame) {
     bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
     if (L.object != R.object)
       return Decide(!Eq);
@@ -323,7 +326,7 @@ void Specializer::evaluateCompare(CmpInst &I) {
         (R.kind == AbstractValue::ObjectPointer && IsNull(L)))
       return Decide(!Eq);
     if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer &&
-        !objects.get(L.object).isStack() && !objects.get(R.object).isStack())
+        !objects.get(L.object).isStack() && !objects.get(R.object).isStack() && !MaybeSame)
       return Decide((L.object == R.object && L.offset == R.offset) == Eq);
   }
   if (auto KL = knownBitsOf(L, I.getOperand(0)->getType()),

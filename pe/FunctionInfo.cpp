@@ -118,6 +118,7 @@ static void computeLiveness(Function &F, FunctionInfo &Info) {
 }
 
 ModuleInfo::ModuleInfo(Module &M) {
+  externalFacts = ExternalFacts(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
@@ -134,7 +135,7 @@ ModuleInfo::ModuleInfo(Module &M) {
     findNotUnfoldable(F, *Info);
     infos[&F] = std::move(Info);
   }
-  writeSummaries = std::make_unique<WriteSummaries>(M);
+  writeSummaries = std::make_unique<WriteSummaries>(M, externalFacts);
 }
 
 } // namespace respec

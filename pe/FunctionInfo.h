@@ -20,6 +20,7 @@
 #define RESPEC_PE_FUNCTIONINFO_H
 
 #include "WriteSummary.h"
+#include "ExternalFacts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugLoc.h"
@@ -54,13 +55,16 @@ struct FunctionInfo {
 /// functions can be unfolded (VariadicArguments.cpp).
 bool hasModeledVaList(const llvm::Module &M);
 
-/// Canonicalizes every defined function of M and computes its FunctionInfo.
+/// Canonicalizes every defined function of M and computes its FunctionInfo;
+/// reads the spec's declared facts (throws SpecError for misuse).
 class ModuleInfo {
 public:
   explicit ModuleInfo(llvm::Module &M);
   const FunctionInfo &get(const llvm::Function *F) const { return *infos.at(F); }
   /// What a call to F may write (WriteSummary.h); null for a declaration.
   const WriteSummary *writes(const llvm::Function *F) const { return writeSummaries->get(F); }
+  /// What the spec declares about external functions (ExternalFacts.h).
+  const ExternalFacts &facts() const { return externalFacts; }
 
   /// Whether a call may be unfolded (inlined during specialization).
   static bool isUnfoldableCallSite(const llvm::CallBase &Call);
@@ -68,6 +72,7 @@ public:
 private:
   std::map<const llvm::Function *, std::unique_ptr<FunctionInfo>> infos;
   std::unique_ptr<WriteSummaries> writeSummaries;
+  ExternalFacts externalFacts;
 };
 
 } // namespace respec

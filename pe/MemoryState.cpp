@@ -303,6 +303,16 @@ ObjectId ObjectTable::forHostMemory(uint64_t Address, uint64_t Size, LLVMContext
   return ObjectId(objects.size() - 1);
 }
 
+ObjectId ObjectTable::forKnownMemory(Value *Base, Constant *Contents, uint64_t Size) {
+  Object O;
+  O.base = Base;
+  O.size = Size;
+  O.contents = Contents;
+  O.constantContents = true;
+  objects.push_back(O);
+  return ObjectId(objects.size() - 1);
+}
+
 ObjectId ObjectTable::forStackSlot(const Instruction *Site, unsigned Key, unsigned Context,
                                    Value *ResidualBase, uint64_t Size) {
   auto [It, Inserted] =

@@ -37,6 +37,8 @@
 //      - is passed to code the specializer cannot see — which may read every
 //        pointer stored in the object, even through a `nocapture` argument, and
 //        keep the object's own address unless the argument is `nocapture` —
+//        unless the spec declares that code RESPEC_PURE and it returns no
+//        pointer (it then reads only, and keeps nothing: EvaluateFacts.cpp),
 //      - or is converted to an integer, or used by any residual instruction
 //        that might let it out (a select on a dynamic condition, arithmetic).
 //    All of these go through MemoryState::escape/escapeValue/escapeContents,
@@ -189,6 +191,10 @@ public:
   ObjectId forGlobal(llvm::GlobalVariable *G, const llvm::DataLayout &DL);
   /// Size bytes at Address in this process, read now and fixed from now on.
   ObjectId forHostMemory(uint64_t Address, uint64_t Size, llvm::LLVMContext &Ctx);
+  /// Size bytes at Base (a residual value that dominates the specialized
+  /// code) known to hold Contents and never to change: stable memory a spec
+  /// vouches for (ExternalFacts.h).
+  ObjectId forKnownMemory(llvm::Value *Base, llvm::Constant *Contents, uint64_t Size);
   /// Stack objects are keyed by allocation site and context, so re-specializing
   /// a block finds the same object (and the same residual alloca) again.
   /// Site is the generic code's alloca, or for a by-value argument copy the

@@ -124,7 +124,39 @@ std::string htmlEscape(const std::string &S) {
   return Out;
 }
 
+std::string locations(const std::vector<DebugLoc> &Locs) {
+  std::string Out;
+  for (size_t U = 0; U < Locs.size(); ++U)
+    Out += (U ? ", " : "") + formatLocation(Locs[U]);
+  return Out;
+}
+
 } // namespace
+
+std::string describeFact(const ExternalFactReport &F) {
+  std::string Line = F.where + ": " + F.declaration + ":";
+  std::string Sep = " ";
+  auto Part = [&](const std::string &P) {
+    Line += Sep + P;
+    Sep = "; ";
+  };
+  if (!F.decided.empty())
+    Part("folded at " + locations(F.decided));
+  if (!F.kept.empty())
+    Part((StringRef(F.declaration).startswith("RESPEC_PURE")
+              ? "residual calls kept memory at "
+              : "read through the pointer fetched on entry at ") +
+         locations(F.kept));
+  if (F.guarded)
+    Part("checked on entry (the generic code runs when the memory differs)");
+  if (F.callsUnfolded && F.callsUnfolded == F.callsReached && !F.hadEffect())
+    Part("unfolded (respec has the definition)");
+  if (!F.unusable.empty())
+    Part("not used: " + F.unusable);
+  if (!F.hadEffect() && F.unusable.empty() && !F.callsUnfolded)
+    Part("no effect");
+  return Line;
+}
 
 ReportEntry makeReportEntry(const std::string &Function, const SpecializationResult &R) {
   ReportEntry E;
@@ -141,6 +173,9 @@ ReportEntry makeReportEntry(const std::string &Function, const SpecializationRes
       Line += (U ? ", " : "used at ") + formatLocation(A.usedAt[U]);
     E.assumptions.push_back(Line);
   }
+  for (const ExternalFactReport &F : R.externalFacts)
+    if (F.hadEffect() || F.callsReached || F.guarded)
+      E.facts.push_back(describeFact(F));
   return E;
 }
 
@@ -181,6 +216,8 @@ void printTextReport(raw_ostream &OS, const std::vector<ReportEntry> &Entries, b
       OS << "  note: " << N << "\n";
     for (const std::string &A : E.assumptions)
       OS << "  assumption: " << A << "\n";
+    for (const std::string &F : E.facts)
+      OS << "  fact: " << F << "\n";
     OS << "\n";
   }
 }
@@ -216,6 +253,8 @@ std::string renderHtmlReport(const std::vector<ReportEntry> &Entries, const std:
       H << "<p class=\"note\">note: " << htmlEscape(N) << "</p>\n";
     for (const std::string &A : E.assumptions)
       H << "<p class=\"note\">assumption: " << htmlEscape(A) << "</p>\n";
+    for (const std::string &F : E.facts)
+      H << "<p class=\"note\">fact: " << htmlEscape(F) << "</p>\n";
     for (const FunctionListing &L : Ls) {
       std::vector<std::string> Source = readLines(L.file);
       H << "<div class=\"src\"><div class=\"h\">" << htmlEscape(L.name) << " &mdash; "

@@ -38,9 +38,16 @@ struct ReportEntry {
   std::vector<std::string> notes;         ///< "file:line: message"
   /// "file:line: lines that used it", one per respec_assume() reached.
   std::vector<std::string> assumptions;
+  /// "file:line: RESPEC_PURE(strlen): folded at ...", one per declared fact
+  /// this specialization used or reached.
+  std::vector<std::string> facts;
   std::vector<FunctionListing> listings;
   unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
 };
+
+/// One declared fact and what it did: "file:line: RESPEC_PURE(strlen): folded
+/// at a.c:3; ...".
+std::string describeFact(const ExternalFactReport &F);
 
 /// Captures what the report needs from a result. Call it before cleanup
 /// passes delete the generic functions the result refers to.

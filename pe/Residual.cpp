@@ -74,6 +74,7 @@ void Specializer::finalize() {
       }
     }
   }
+  keepLibraryResultsExact(); // LibraryCalls.cpp
 }
 
 /// Every (block, context) pair has a residual block of its own, so residual
@@ -118,6 +119,7 @@ SpecializationResult Specializer::collectResult() {
   R.notes = generalizations;
   R.notes.insert(R.notes.end(), notes.begin(), notes.end());
   R.assumptions = collectAssumptions();
+  R.externalFacts = collectExternalFacts();
   return R;
 }
 

@@ -139,6 +139,7 @@ void Specializer::reset() {
   symbolicRoots.clear();
   notes.clear();
   notedOnce.clear();
+  resetExternalFacts();
 }
 
 void Specializer::attempt() {

@@ -46,6 +46,10 @@ struct SpecializeOptions {
   uint64_t maxWork = 2000000;
   /// Called now and then during long runs (blocks specialized so far).
   std::function<void(unsigned Blocks, unsigned Restarts)> progress;
+  /// Run-time specialization: the address of a symbol in this process, which
+  /// is the one the specialized code runs in (null if there is none). Set, it
+  /// lets respec call stable and pure functions in-process (ExternalFacts.h).
+  std::function<void *(llvm::StringRef Name)> hostSymbol;
 };
 
 /// What the specialization achieved (the statistics `respec explain` prints).
@@ -103,6 +107,24 @@ struct Assumption {
   std::vector<llvm::DebugLoc> usedAt; ///< one per source line; empty: no effect
 };
 
+/// A fact the spec declared about an external function (RESPEC_PURE,
+/// RESPEC_STABLE, ...) and what it decided in one specialization.
+struct ExternalFactReport {
+  std::string where;       ///< file:line of the declaration
+  std::string declaration; ///< e.g. "RESPEC_PURE(strlen)"
+  std::string bundle;      ///< the macro that declared it with others, if any
+  std::vector<llvm::DebugLoc> decided; ///< calls and loads evaluated away, one per line
+  /// Residual calls that kept memory because of it, residual reads of stable
+  /// memory through the pointer fetched on entry: one per line.
+  std::vector<llvm::DebugLoc> kept;
+  unsigned callsReached = 0;  ///< calls of the function reached
+  unsigned callsUnfolded = 0; ///< of those, unfolded (respec has the definition)
+  std::string unusable;       ///< why the fact could not be used, if it could not
+  bool guarded = false;       ///< the specialized function checks it on entry
+
+  bool hadEffect() const { return !decided.empty() || !kept.empty(); }
+};
+
 struct SpecializationResult {
   llvm::Function *residual = nullptr; ///< new function with the spec's signature
   /// New internal functions the residual calls: recursive callees specialized
@@ -112,6 +134,7 @@ struct SpecializationResult {
   std::map<const llvm::Instruction *, BindingTime> bindingTimes;
   std::vector<Note> notes;            ///< budget hits, constructs kept residual
   std::vector<Assumption> assumptions; ///< in source order
+  std::vector<ExternalFactReport> externalFacts; ///< every declared fact, in declaration order
 };
 
 /// How one parameter of the spec function is bound. At build time all are

@@ -14,6 +14,9 @@
 //                       meets, and the budgets (work, growth, unrolling)
 //   Residual.cpp        the residual function: phis, clean-up, statistics,
 //                       the assumptions report
+//   EvaluateFacts.cpp   declared external facts: pure and stable functions,
+//                       stable memory, the guards on entry (ExternalFacts.h)
+//   LibraryCalls.cpp    C library functions evaluated on static memory
 // The escape rule the memory files rely on is in MemoryState.h; what a residual
 // call to visible code may write, in WriteSummary.h. After specialization,
 // Reroll.h turns long repeated residual code back into loops.
@@ -109,6 +112,19 @@ enum class LoopMode : uint8_t {
 
 struct SpecBlock;
 
+/// A use of a declared external fact at an instruction of the generic code.
+struct ExternalFactUse {
+  enum Kind : uint8_t {
+    Decided,  ///< a call or load evaluated away because of it
+    Kept,     ///< a residual call kept memory, or stable memory read through
+              ///< the pointer fetched on entry
+    Reached,  ///< a call of the function, whatever came of it
+    Unfolded, ///< a call of it unfolded (respec has the definition)
+  } kind;
+  unsigned fact;
+  const Instruction *at;
+};
+
 struct OutEdge {
   SpecBlock *target;
   /// Each frame's values at the end of the residual predecessor, not
@@ -139,6 +155,8 @@ struct SpecBlock {
   std::vector<std::pair<const Instruction *, const Instruction *>> factUses;
   /// (later, earlier) respec_assume() calls whose facts about one cell merged.
   std::vector<std::pair<const Instruction *, const Instruction *>> factMerges;
+  /// What declared external facts decided here (EvaluateFacts.cpp).
+  std::vector<ExternalFactUse> externalFactUses;
   SpecializeStats stats;
   bool queued = false;
 };
@@ -385,6 +403,61 @@ private:
   ObjectId stackObject(const Instruction *Site, unsigned Key, Type *Ty, ConstantInt *Count,
                        Align Alignment);
   void note(const Instruction &I, const std::string &Message);
+
+  //--- Declared external facts (EvaluateFacts.cpp, LibraryCalls.cpp) -------===//
+  /// The memory a stable fact declares, in this attempt: its object, or why
+  /// it cannot be used.
+  struct StableMemory {
+    std::optional<ObjectId> object;
+    std::string unusable;
+  };
+  std::map<unsigned, StableMemory> stableMemory;  ///< by fact, per attempt
+  std::map<ObjectId, unsigned> stableMemoryFacts; ///< the reverse, per attempt
+  /// The guards on entry (per attempt): the block the next guard goes in (it
+  /// ends in the branch to the specialized code), and the block that runs the
+  /// generic code instead.
+  BasicBlock *guardTail = nullptr, *guardFallback = nullptr;
+  std::set<unsigned> guardedFacts;
+  void resetExternalFacts();
+  /// A call a declared fact decides (evaluated, or residual with the fact's
+  /// memory effects); false: the call is evaluated as usual.
+  bool evaluateCallWithFacts(CallBase &I, Function &Callee,
+                             const std::vector<AbstractValue> &Args);
+  /// glibc's ctype functions (isdigit, toupper, ...) with a static argument,
+  /// read from the declared ctype tables.
+  std::optional<AbstractValue> evaluateCtypeFunction(CallBase &I, Function &Callee,
+                                                     const std::vector<AbstractValue> &Args);
+  void residualCallWithoutEffects(CallBase &I, const std::vector<AbstractValue> &Args);
+  /// `*fn()` for a RESPEC_STABLE_TABLE function: the table's static pointer.
+  std::optional<AbstractValue> loadThroughStableRoot(LoadInst &I, const AbstractValue &Addr);
+  /// Whether A and B (different objects) may be the same memory: stable
+  /// memory is external and may be a global's or another fact's too.
+  bool stableMemoryMayBe(ObjectId A, ObjectId B) const;
+  /// A load from Obj folded: if Obj is stable memory, its fact decided it.
+  void noteStableMemoryRead(ObjectId Obj, const Instruction &I);
+  const StableMemory &stableMemoryOf(const ExternalFact &F);
+  /// Checks on entry that fn's memory is what specialization folded (Expected:
+  /// the pointer read at run time; null: compare with the vouched contents),
+  /// else runs the generic code. Returns the pointer fetched, or null.
+  Value *guardOnEntry(const ExternalFact &F, Constant *Expected);
+  Function *genericFallback();
+  void noteExternalFactUse(const ExternalFact &F, ExternalFactUse::Kind Kind,
+                           const Instruction &I);
+  std::vector<ExternalFactReport> collectExternalFacts() const;
+  /// A call of a C library function respec knows, evaluated on static
+  /// arguments and memory (LibraryCalls.cpp); WhyNot says why not, if it matters.
+  std::optional<AbstractValue> evaluateLibraryCall(CallBase &I, Function &Callee,
+                                                   const std::vector<AbstractValue> &Args,
+                                                   std::string &WhyNot);
+  /// The byte at P + Index, if static.
+  std::optional<uint8_t> staticByte(const AbstractValue &P, int64_t Index);
+  /// Whether every use of V (through the returns of unfolded calls) compares it
+  /// with zero; with SignMatters false, only for (in)equality.
+  bool onlyComparedWithZero(const Value *V, bool SignMatters, unsigned Depth = 0) const;
+  /// Residual calls of the comparison functions whose value is used beyond
+  /// its sign: computed by the C library, not folded by LLVM.
+  void keepLibraryResultsExact();
+
   /// The spec function's declaration, for messages about it as a whole.
   DebugLoc specLocation() const;
   void recordBindingTime(const Instruction &I, bool Residual) {

@@ -66,6 +66,9 @@ void Specializer::evaluateCall(CallBase &I) {
     return evaluateStaticMemory(I);
   if (Callee && Callee->getName().startswith("__respec_"))
     throw SpecError(I.getDebugLoc(), "unknown respec builtin '" + Callee->getName().str() + "'");
+  // A function the spec declares pure or stable (EvaluateFacts.cpp).
+  if (Callee && evaluateCallWithFacts(I, *Callee, Args))
+    return;
 
   if (I.isInlineAsm()) {
     note(I, "inline assembly kept residual (treated as an unknown call)");

@@ -31,7 +31,7 @@ static bool isOwnFrame(const Value *Ptr, const Function &F) {
   return Alloca && Alloca->getFunction() == &F;
 }
 
-static LocalWrites localWrites(const Function &F) {
+static LocalWrites localWrites(const Function &F, const ExternalFacts &Facts) {
   LocalWrites W;
   auto Tagged = [&](const Instruction &I, const Value *Ptr) {
     if (isOwnFrame(Ptr, F))
@@ -71,18 +71,18 @@ static LocalWrites localWrites(const Function &F) {
       const Function *Callee = Call->getCalledFunction();
       if (Callee && !Callee->isDeclaration())
         W.callees.push_back(Callee);
-      else if (!(Callee && Callee->getName().startswith("__respec_")))
+      else if (!(Callee && (Callee->getName().startswith("__respec_") || Facts.about(Callee))))
         W.anything = true; // external code, a call through a pointer, inline asm
     }
   }
   return W;
 }
 
-WriteSummaries::WriteSummaries(Module &M) {
+WriteSummaries::WriteSummaries(Module &M, const ExternalFacts &Facts) {
   std::map<const Function *, LocalWrites> Local;
   for (const Function &F : M)
     if (!F.isDeclaration())
-      Local.emplace(&F, localWrites(F));
+      Local.emplace(&F, localWrites(F, Facts));
   std::map<const Function *, std::set<const MDNode *>> Tags;
   std::map<const Function *, bool> Anything;
   for (auto &[F, W] : Local) {

@@ -9,7 +9,7 @@
 // over everything it may run — its own stores and those of every function it
 // calls directly, transitively — or "anything" when some write has no tag
 // (memcpy, -fno-strict-aliasing), when it calls through a pointer, or calls
-// external code that may write. Stores to the function's own stack frame are
+// external code that may write (not a function the spec declares pure). Stores to the function's own stack frame are
 // not writes its caller can see.
 //
 // After a residual call with a summary, a cell survives when no tag of the
@@ -22,6 +22,7 @@
 #ifndef RESPEC_PE_WRITESUMMARY_H
 #define RESPEC_PE_WRITESUMMARY_H
 
+#include "ExternalFacts.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Metadata.h"
 #include <map>
@@ -38,7 +39,9 @@ struct WriteSummary {
 /// The write summaries of every defined function of a module, computed once.
 class WriteSummaries {
 public:
-  explicit WriteSummaries(llvm::Module &M);
+  /// External functions the spec declares pure or stable (ExternalFacts.h)
+  /// write nothing, by their contract.
+  WriteSummaries(llvm::Module &M, const ExternalFacts &Facts);
   /// F's summary; null for a declaration (external code: may write anything
   /// unless the call says otherwise).
   const WriteSummary *get(const llvm::Function *F) const {

@@ -26,6 +26,9 @@
 /* Marks a spec function: respec replaces its body with a specialized one. */
 #define RESPEC_SPECIALIZE __attribute__((annotate("respec.specialize"), noinline, used))
 
+#define RESPEC_CAT2_(a, b) a##b
+#define RESPEC_CAT_(a, b) RESPEC_CAT2_(a, b)
+
 #ifdef __RESPEC_PE__
 
 /* Seen by the partial evaluator as calls; never linked. */
@@ -34,6 +37,32 @@ void __respec_static_memory(const volatile void *ptr, size_t nbytes);
 
 #define respec_assume(cond) __respec_assume(!!(cond))
 #define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
+
+/* A declared fact about an external function: a constant the partial evaluator
+ * reads (with the file:line clang records for the annotation). */
+struct respec_fact_ {
+	void (*function)(void);
+	long long first;              /* RESPEC_STABLE_TABLE: first element */
+	unsigned long long count;     /* bytes (STABLE) or elements (STABLE_TABLE) */
+	unsigned long long element;   /* bytes per element */
+	const void *contents;         /* the _AS forms: the contents vouched for */
+	unsigned long long contents_size;
+	unsigned flags;               /* 1: part of RESPEC_C_LOCALE_CTYPE() */
+};
+#define RESPEC_FACT_(kind, fn, first, count, element, contents, size, flags)         \
+	static const struct respec_fact_ RESPEC_CAT_(respec_fact_, __COUNTER__)        \
+		__attribute__((used, annotate("respec." kind))) = {                   \
+			(void (*)(void))&(fn), (first), (count), (element), (contents), \
+			(size), (flags)}
+#define RESPEC_PURE(fn) RESPEC_FACT_("pure", fn, 0, 0, 0, 0, 0, 0)
+#define RESPEC_STABLE(fn, nbytes) RESPEC_FACT_("stable", fn, 0, (nbytes), 1, 0, 0, 0)
+#define RESPEC_STABLE_AS(fn, contents) \
+	RESPEC_FACT_("stable", fn, 0, sizeof(contents), 1, &(contents), sizeof(contents), 0)
+#define RESPEC_STABLE_TABLE(fn, first, count) \
+	RESPEC_FACT_("stable_table", fn, (first), (count), sizeof(**(fn)()), 0, 0, 0)
+#define RESPEC_STABLE_TABLE_AS_(fn, first, contents, flags)                         \
+	RESPEC_FACT_("stable_table", fn, (first), sizeof(contents) / sizeof((contents)[0]), \
+		     sizeof(**(fn)()), &(contents), sizeof(contents), (flags))
 
 #else /* generic build */
 
@@ -54,7 +83,41 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
 
+#include <string.h>
+
+/* The declarations of external facts: the function must exist; contents vouched
+ * for are compared with the real memory once at startup. */
+static inline void respec_fact_failed_(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "%s:%d: respec fact violated: %s: the memory does not hold the "
+			"contents vouched for\n", file, line, what);
+	abort();
+}
+#define RESPEC_DECLARED_(fn) extern char respec_declared_fact_[sizeof(&(fn)) != 0]
+#ifdef RESPEC_NO_CHECKS
+#define RESPEC_CHECK_CONTENTS_(name, what, start, contents) RESPEC_DECLARED_(contents)
+#else
+#define RESPEC_CHECK_CONTENTS_(name, what, start, contents)                          \
+	__attribute__((constructor)) static void name(void)                           \
+	{                                                                             \
+		if (memcmp((const void *)(start), &(contents), sizeof(contents)) != 0) \
+			respec_fact_failed_(what, __FILE__, __LINE__);                \
+	}                                                                             \
+	RESPEC_DECLARED_(contents)
+#endif
+#define RESPEC_PURE(fn) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE(fn, nbytes) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE_TABLE(fn, first, count) RESPEC_DECLARED_(fn)
+#define RESPEC_STABLE_AS(fn, contents)                                                 \
+	RESPEC_CHECK_CONTENTS_(RESPEC_CAT_(respec_check_, __COUNTER__),                \
+			       "RESPEC_STABLE_AS(" #fn ")", (fn)(), contents)
+#define RESPEC_STABLE_TABLE_AS_(fn, first, contents, flags)                            \
+	RESPEC_CHECK_CONTENTS_(RESPEC_CAT_(respec_check_, __COUNTER__),                \
+			       "RESPEC_STABLE_TABLE_AS(" #fn ")", *(fn)() + (first), contents)
+
 #endif /* __RESPEC_PE__ */
+
+#define RESPEC_STABLE_TABLE_AS(fn, first, contents) RESPEC_STABLE_TABLE_AS_(fn, first, contents, 0)
 
 /*
  * respec_assume(cond)
@@ -79,6 +142,77 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
  *   Declares that the nbytes at ptr hold their known contents (a global's
  *   initializer at build time, live process memory at run time) and do not change
  *   while specialized code runs: loads from there are evaluated away.
+ */
+
+/*
+ * Facts about external functions: code respec is not given (the C library, a
+ * system library). Written at file scope in the spec, each names a function
+ * declared in scope; every misuse is an error at the declaration's file:line.
+ * `respec explain` lists each fact with the lines it decided ("fact: ...");
+ * one that decides nothing in any spec function is a warning (an error with
+ * -Werror) that says why. In the generic build they check what can be checked.
+ *
+ * RESPEC_PURE(fn)
+ *   Contract: fn has no side effects (it writes no memory, errno included, and
+ *   does no I/O), returns for every argument (respec may evaluate it on paths
+ *   a run does not take), and its result depends only on its argument values
+ *   and on the memory reachable from its pointer arguments — not on their
+ *   addresses, except that a pointer result may point into that memory.
+ *   Effect: a residual call of fn forgets nothing that is known about memory
+ *   and lets nothing escape (if fn returns a pointer, what its arguments reach
+ *   escapes: the result may point into it). A call with static arguments over
+ *   static memory is evaluated at specialization time when fn is one of these
+ *   C library functions, which respec computes itself, by the C standard, on
+ *   the target's data layout (so the build machine's C library plays no part;
+ *   all are independent of the locale):
+ *     strlen strnlen strchr strrchr memchr memrchr rawmemchr strpbrk strstr
+ *     strspn strcspn strcmp strncmp memcmp bcmp abs labs llabs ffs ffsl ffsll
+ *     htonl htons ntohl ntohs
+ *   A pointer result is a pointer into the argument's object (or null). The
+ *   standard fixes only the sign of strcmp, strncmp and memcmp and only the
+ *   zeroness of bcmp: a nonzero result folds at build time only where every
+ *   use tests just that (through returns of unfolded callers), and at run time
+ *   respec calls the process's own function on the same bytes. Wherever such
+ *   a call stays residual and its value is used beyond that, it is marked so
+ *   that LLVM does not fold it either (glibc returns a byte difference where
+ *   LLVM would fold to -1 or 1). Other functions are not evaluated (a note
+ *   says so); a function respec has the definition of is unfolded as usual.
+ *   Declaring pure a C library function known to have effects (memcpy,
+ *   strtol, which sets errno, malloc, printf, ...) is an error.
+ *
+ * RESPEC_STABLE(fn, nbytes)            RESPEC_STABLE_AS(fn, contents)
+ *   Contract: fn takes no arguments, has no side effects and returns a
+ *   pointer, the same one throughout each call of a specialized function, and
+ *   the nbytes at any pointer fn returns never change. Effect: the call is
+ *   that pointer and loads from those bytes fold. Not for memory that changes:
+ *   errno's location (__errno_location()) is stable in pointer only, and needs
+ *   no declaration (glibc declares it const: its calls forget nothing).
+ *
+ * RESPEC_STABLE_TABLE(fn, first, count)  RESPEC_STABLE_TABLE_AS(fn, first, contents)
+ *   Contract: fn takes no arguments, has no side effects and returns a
+ *   pointer to a pointer T (fn's result may differ between threads; glibc's
+ *   __ctype_b_loc returns a thread-local one); T is the same throughout each
+ *   call of a specialized function, and the elements T[first] ...
+ *   T[first + count - 1] (of T's element type) never change for a given T.
+ *   Effect: T[i] for a static i in that range folds, and the residual code
+ *   reads the table through a T fetched once on entry.
+ *
+ *   Where stable contents come from: at run time (librespec-jit) respec calls
+ *   fn in the program's process and reads the memory; at build time only the
+ *   _AS forms fold, with the contents the spec vouches for (`contents`: an
+ *   object of exactly the stable size, e.g. a const array of count elements).
+ *   Checked, not only assumed: a specialized function that folded stable memory
+ *   starts with a guard that fetches fn's pointer again and runs the spec's
+ *   generic code instead if it is not the pointer read at run-time
+ *   specialization, or at build time if the memory there does not hold the
+ *   vouched contents (compared once per distinct pointer). What stays assumed:
+ *   the memory at a pointer fn returns does not change, and fn returns the
+ *   same pointer throughout one specialized call. The generic build compares
+ *   vouched contents with the real memory once at startup and aborts with the
+ *   declaration's file:line if they differ (-DRESPEC_NO_CHECKS: no check).
+ *
+ * <respec/libc.h> has RESPEC_C_LOCALE_CTYPE(): glibc's ctype tables vouched
+ * for with the "C" locale's contents, so isdigit(c), toupper(c), ... fold.
  */
 
 #endif /* RESPEC_RESPEC_H */

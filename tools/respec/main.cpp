@@ -23,6 +23,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <set>
 #include <cstring>
 #include <unistd.h>
 
@@ -40,7 +41,8 @@ usage:
 A spec is a C file beside the generic code. Each function in it marked
 RESPEC_SPECIALIZE (from <respec/respec.h>) calls the generic code; its
 parameters are the dynamic inputs, what its body builds from constants is
-static, and respec_assume()/respec_static_memory() state facts about memory.
+static, and respec_assume()/respec_static_memory() state facts about memory;
+RESPEC_PURE/RESPEC_STABLE declare facts about external functions.
 respec evaluates the static part of the generic code away and emits the rest.
 
 specialize writes OUT.o defining the spec functions with specialized bodies
@@ -288,6 +290,65 @@ void reportIneffectiveAssumptions(const std::vector<Specialized> &Done, const Co
   reportFindings(Findings, llvm::is_contained(CL.inputs.clangFlags, "-Werror"));
 }
 
+/// Declared facts that decided nothing in any spec function: warnings, or with
+/// -Werror errors. The facts of one bundle (RESPEC_C_LOCALE_CTYPE()) are one
+/// declaration: it had an effect if any of them had.
+void reportIneffectiveFacts(const std::vector<Specialized> &Done, const CommandLine &CL) {
+  if (Done.empty())
+    return;
+  std::vector<ExternalFactReport> All = Done.front().result.externalFacts;
+  for (const Specialized &S : llvm::drop_begin(Done))
+    for (auto [Sum, F] : llvm::zip(All, S.result.externalFacts)) {
+      Sum.decided.insert(Sum.decided.end(), F.decided.begin(), F.decided.end());
+      Sum.kept.insert(Sum.kept.end(), F.kept.begin(), F.kept.end());
+      Sum.callsReached += F.callsReached;
+      Sum.callsUnfolded += F.callsUnfolded;
+      if (Sum.unusable.empty())
+        Sum.unusable = F.unusable;
+    }
+  std::vector<Finding> Findings;
+  std::set<std::string> BundlesWithEffect;
+  for (const ExternalFactReport &F : All)
+    if (!F.bundle.empty() && F.hadEffect())
+      BundlesWithEffect.insert(F.bundle + F.where);
+  std::set<std::string> BundlesReported;
+  for (const ExternalFactReport &F : All) {
+    if (F.hadEffect())
+      continue;
+    if (!F.bundle.empty()) {
+      if (BundlesWithEffect.count(F.bundle + F.where) ||
+          !BundlesReported.insert(F.bundle + F.where).second)
+        continue;
+      auto InBundle = [&](const ExternalFactReport &O) {
+        return O.bundle == F.bundle && O.where == F.where;
+      };
+      bool Unusable = llvm::all_of(All, [&](const ExternalFactReport &O) {
+        return !InBundle(O) || !O.unusable.empty();
+      });
+      Findings.push_back({F.where, F.bundle + " had no effect: " +
+                                       (Unusable ? F.unusable
+                                                 : std::string("the specialized code reads "
+                                                               "none of the memory it declares"))});
+      continue;
+    }
+    bool Pure = StringRef(F.declaration).startswith("RESPEC_PURE");
+    std::string Why;
+    if (!F.unusable.empty())
+      Why = F.unusable;
+    else if (!F.callsReached)
+      Why = "no call of the function was reached";
+    else if (F.callsUnfolded == F.callsReached)
+      Why = "respec has the function's definition and unfolds it";
+    else if (Pure)
+      Why = "no call reached had static arguments and memory, and without the declaration "
+            "none would have forgotten memory";
+    else
+      Why = "nothing was read from its memory";
+    Findings.push_back({F.where, F.declaration + " had no effect: " + Why});
+  }
+  reportFindings(Findings, llvm::is_contained(CL.inputs.clangFlags, "-Werror"));
+}
+
 void printSummary(const std::vector<Specialized> &Done, const std::vector<unsigned> &Sizes,
                   double Seconds) {
   for (auto [S, Size] : llvm::zip(Done, Sizes)) {
@@ -327,6 +388,7 @@ int run(CommandLine &CL) {
   if (Specs.empty())
     throw SpecError(CL.inputs.spec, "no RESPEC_SPECIALIZE function in the spec");
   if (CL.command == "embed") {
+    ExternalFacts Facts(*M); // the declarations are checked here, not at run time
     writeEmbeddedBitcode(*M, CL.name, CL.output);
     return 0;
   }
@@ -338,6 +400,7 @@ int run(CommandLine &CL) {
     for (Specialized &S : Done)
       Entries.push_back(makeReportEntry(S.spec->getName().str(), S.result));
   reportIneffectiveAssumptions(Done, CL);
+  reportIneffectiveFacts(Done, CL);
   installSpecializedBodies(Done);
   if (CL.linkMode == LinkMode::BesideSources)
     reportCopiedStatics(findCopiedMutableStatics(*M, Done, CL.inputs), CL);
