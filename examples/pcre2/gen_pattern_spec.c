@@ -32,11 +32,11 @@
  *                                             size_t length, size_t *ovector)
  *
  * which calls pcre2_match() with a match data block of its own whose frames
- * vector (PCRE2's backtracking frames, START_FRAMES_SIZE bytes) is a file-scope
- * array of the spec, so that the frames are memory respec tracks, and copies
- * the 2 * (top_bracket + 1) ovector entries out. A larger vector, if a match
- * needs one, comes from malloc through the block's own allocator and is freed
- * before returning. The array is shared: these functions are not reentrant.
+ * vector (PCRE2's backtracking frames, START_FRAMES_SIZE bytes) is a local
+ * array of the function, so that the frames are private memory respec tracks,
+ * and copies the 2 * (top_bracket + 1) ovector entries out. A larger vector, if
+ * a match needs one, comes from malloc through the block's own allocator and is
+ * freed before returning.
  */
 #include "config.h" /* PCRE2's, as its own sources include it */
 #include "pcre2_internal.h"
@@ -129,6 +129,7 @@ static void emit_local_frames(FILE *out, const char *name, unsigned pairs)
 	fprintf(out, "RESPEC_SPECIALIZE int match_%s_frames(const unsigned char *subject, "
 		     "size_t length,\n\t\t\t\t\tsize_t *ovector)\n{\n"
 		     "\tenum { PAIRS = %u };\n"
+		     "\tPCRE2_SIZE local_frames[START_FRAMES_SIZE / sizeof(PCRE2_SIZE)];\n"
 		     "\t_Alignas(pcre2_real_match_data) unsigned char storage[offsetof("
 		     "pcre2_real_match_data, ovector) +\n\t\t\t\t\t\t\t       2 * PAIRS * "
 		     "sizeof(PCRE2_SIZE)];\n"
@@ -241,8 +242,7 @@ int main(int argc, char **argv)
 		argv[3], PCRE2_MAJOR, PCRE2_MINOR, sizeof(pcre2_real_code), header_name,
 		sizeof(pcre2_real_code));
 	if (local_frames)
-		fprintf(spec, "/* --local-frames: the frames vector of match_*_frames */\n"
-			      "static PCRE2_SIZE local_frames[START_FRAMES_SIZE / sizeof(PCRE2_SIZE)];\n"
+		fprintf(spec, "/* --local-frames: a larger frames vector for match_*_frames */\n"
 			      "static void *frames_malloc(size_t size, void *data)\n"
 			      "{\n\t(void)data;\n\treturn malloc(size);\n}\n"
 			      "static void frames_free(void *block, void *data)\n"
