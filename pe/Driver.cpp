@@ -175,7 +175,17 @@ void installSpecializedBodies(std::vector<Specialized> &Done) {
     R->eraseFromParent();
     S.result.residual = S.spec;
     S.result.bindingTimes.clear(); // they named instructions of the old body
+    for (const Function *V : S.result.variants)
+      S.variantNames.push_back(V->getName().str());
   }
+}
+
+std::vector<Function *> specializedCode(Module &M, const Specialized &S) {
+  std::vector<Function *> Code = {S.spec};
+  for (const std::string &Name : S.variantNames)
+    if (Function *V = M.getFunction(Name))
+      Code.push_back(V);
+  return Code;
 }
 
 std::set<const GlobalValue *> globalsReachedFrom(const std::vector<const Function *> &Roots) {
@@ -394,11 +404,8 @@ void optimize(Module &M, unsigned Level, const std::vector<Specialized> &Done,
   PassPipeline(Level, TM.get()).run(M);
   unsigned Loops = 0;
   for (const Specialized &S : Done)
-    Loops += rerollRepeatedCode(*S.spec, MinReroll);
-  // Recursive variants the pipeline kept (it may inline or delete them).
-  for (Function &F : M)
-    if (F.getName().contains(".respec.recursion"))
-      Loops += rerollRepeatedCode(F, MinReroll);
+    for (Function *F : specializedCode(M, S))
+      Loops += rerollRepeatedCode(*F, MinReroll);
   if (Loops) // (a fresh pipeline: the default one cannot run twice)
     PassPipeline(Level, TM.get()).run(M);
 }

@@ -57,7 +57,14 @@ struct Specialized {
   llvm::Function *spec;
   SpecializationResult result;
   unsigned declarationLine = 0; ///< of the spec function, in the spec file
+  /// Names of its recursive variants (result.variants): the clean-up may inline
+  /// or delete them, so later passes find them by name (specializedCode).
+  std::vector<std::string> variantNames;
 };
+
+/// The functions of M that hold S's specialized code: the spec function and
+/// the recursive variants the clean-up kept.
+std::vector<llvm::Function *> specializedCode(llvm::Module &M, const Specialized &S);
 
 /// Specializes every spec function into a new function beside it. The spec
 /// functions keep their generic bodies, so later specs may still unfold them.

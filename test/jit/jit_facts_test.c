@@ -37,16 +37,7 @@ static struct config standard_config = {100, 3}, other_config = {10, 5};
 static const struct config *config = &standard_config;
 const struct config *current_config(void) { return config; }
 
-static int failures;
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "%s:%d: FAILED: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                         \
-			fputc('\n', stderr);                                  \
-			failures++;                                           \
-		}                                                             \
-	} while (0)
+#include "check.h"
 
 static int A[4] = {10, 20, 30, 40}, B[4] = {1, 2, 3, 4};
 static const int *weights = A;

@@ -26,16 +26,7 @@ typedef int32_t (*affine_fn)(int32_t, int32_t, int32_t);
 
 int32_t run_program(const struct insn *program, const int32_t *input, size_t n);
 
-static int failures;
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "%s:%d: FAILED: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                         \
-			fputc('\n', stderr);                                  \
-			failures++;                                           \
-		}                                                             \
-	} while (0)
+#include "check.h"
 
 /* Sum of input[0..count) with negative words subtracted twice: a loop with a
  * static trip count and a data-dependent branch. `count` is patched per test. */

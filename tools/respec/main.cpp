@@ -405,22 +405,14 @@ int run(CommandLine &CL) {
   if (CL.linkMode == LinkMode::BesideSources)
     reportCopiedStatics(findCopiedMutableStatics(*M, Done, CL.inputs), CL);
   internalizeForLinking(*M, Done, CL.linkMode);
-  // Recursive variants count with their spec, as long as the clean-up keeps them
-  // (it may inline or delete them: held by name, not by pointer).
-  std::vector<std::vector<std::string>> VariantNames;
-  for (const Specialized &S : Done) {
-    VariantNames.emplace_back();
-    for (const Function *V : S.result.variants)
-      VariantNames.back().push_back(V->getName().str());
-  }
   optimize(*M, CL.optLevel, Done, CL.minReroll);
   // Counted here, for both commands: code generation rewrites the IR it compiles.
+  // Recursive variants count with their spec.
   std::vector<unsigned> Sizes;
-  for (auto [S, Names] : llvm::zip(Done, VariantNames)) {
-    unsigned Size = S.spec->getInstructionCount();
-    for (const std::string &Name : Names)
-      if (const Function *V = M->getFunction(Name))
-        Size += V->getInstructionCount();
+  for (const Specialized &S : Done) {
+    unsigned Size = 0;
+    for (const Function *F : specializedCode(*M, S))
+      Size += F->getInstructionCount();
     Sizes.push_back(Size);
   }
 
