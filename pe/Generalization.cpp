@@ -8,7 +8,8 @@
 // The generalization policy, per loop site (a loop header in one call context):
 // Unrolled (an iteration per static state) -> KeyedOnProgramData (an iteration
 // per value of the program counters, the slots through which the loop read
-// static memory; other values meet) -> Residual (every value meets). Program
+// static memory; other values meet) -> Residual (the first iteration peeled in
+// its entry state, then every value meets) -> ResidualUnpeeled. Program
 // counters and the slots that decide an interpreted program's jumps are learned
 // while unrolling (noteProgramCounter, noteProgramControl) and survive restarts.
 //
@@ -167,14 +168,15 @@ LoopSite Specializer::loopSite(const ContextPath &Path, const BasicBlock *Header
   LoopSite Site;
   Site.header = Header;
   for (const ContextElement &E : Path)
-    if (E.kind == ContextElement::Call)
-      Site.calls.push_back(E.site);
+    if (E.kind == ContextElement::Call ||
+        (E.kind == ContextElement::Loop && E.iteration == PeeledIteration && E.site != Header))
+      Site.scope.push_back(E.site);
   return Site;
 }
 
 LoopMode Specializer::loopMode(const LoopSite &Site) const {
   if (keepEverythingResidual)
-    return LoopMode::Residual;
+    return LoopMode::ResidualUnpeeled;
   auto It = loopModes.find(Site);
   return It == loopModes.end() ? LoopMode::Unrolled : It->second;
 }
@@ -201,29 +203,34 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
     return internContext(Path);
   LoopSite Site = loopSite(Path, Succ);
   LoopMode Mode = loopMode(Site);
-  if (Mode == LoopMode::Residual)
+  if (Mode == LoopMode::ResidualUnpeeled)
     return internContext(Path);
+  if (Mode == LoopMode::Residual)
+    return residualLoopContext(Path, Succ);
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
                   Path.back().site == Succ;
   bool DynamicTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
-    if (Mode == LoopMode::Unrolled)
-      checkTaintedSlots(Site, Iteration, Out);
+    if (Mode == LoopMode::Unrolled && checkTaintedSlots(Site, Iteration, Out))
+      return contextForSuccessor(Succ, Out); // in the site's new mode
     DynamicTest = iterationsWithDynamicTest.count(Iteration);
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
-  if (Mode == LoopMode::Unrolled)
-    checkProgramControl(Site, Parent, Out);
+  if (Mode == LoopMode::Unrolled && checkProgramControl(Site, Parent, Out))
+    return contextForSuccessor(Succ, Out);
   std::string Key = Mode == LoopMode::Unrolled ? iterationKey(Out)
                                                : slotsKey(programCounterSlots[Succ], Out);
   auto [It, New] = iterationIds.try_emplace({Parent, Succ, Key}, 0);
-  if (New && DynamicTest)
-    generalize(Site, "loop under dynamic control (its test depends on run-time data "
-                     "while its static state keeps changing)",
-               false);
+  if (New && DynamicTest &&
+      generalize(Site, "loop under dynamic control (its test depends on run-time data "
+                       "while its static state keeps changing)",
+                 false)) {
+    iterationIds.erase(It);
+    return contextForSuccessor(Succ, Out);
+  }
   if (New) {
     unsigned &Count = iterationCounts[{Parent, Succ}];
     It->second = Count++;
@@ -235,6 +242,28 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   return internContext(Path);
 }
 
+/// A loop kept residual still runs its first iteration in the state it is
+/// entered with: entering from outside, the header gets an iteration context of
+/// its own (the peeled iteration), and only the back edges meet into the one
+/// generalized context. So what is static on entry stays static for one
+/// iteration: an interpreter's outer loop that a return instruction re-enters
+/// with another frame (Lua's `goto returning`) keeps the entry frame's program
+/// counter, and its inner dispatch loop is specialized for that program; the
+/// re-entries run the generic loop. Costs one copy of the loop body, so a loop
+/// generalized because the work budget ran out is not peeled (ResidualUnpeeled).
+unsigned Specializer::residualLoopContext(ContextPath &Path, BasicBlock *Header) {
+  if (!Path.empty() && Path.back().kind == ContextElement::Loop && Path.back().site == Header) {
+    Path.pop_back(); // the back edge of the peeled iteration
+    return internContext(Path);
+  }
+  const Loop *L = info.get(Header->getParent()).loopWithHeader(Header);
+  bool Enters = current->original->getParent() != Header->getParent() ||
+                !L->contains(current->original);
+  if (Enters)
+    Path.push_back({ContextElement::Loop, Header, PeeledIteration});
+  return internContext(Path);
+}
+
 /// The static part of a state: equal keys at a loop header mean the same
 /// iteration, so the residual code loops back instead of unrolling further.
 std::string Specializer::iterationKey(const State &S) {
@@ -243,7 +272,13 @@ std::string Specializer::iterationKey(const State &S) {
   auto Write = [&](const AbstractValue &A) {
     switch (A.kind) {
     case AbstractValue::Constant:
-      OS << 'C' << static_cast<const void *>(A.constant);
+      // An undefined value (a variable not yet assigned on this path, such as a
+      // temporary of one interpreted instruction carried around the loop) may
+      // be anything: it does not tell iterations apart, and meets as the other.
+      if (isa<UndefValue>(A.constant))
+        OS << 'D';
+      else
+        OS << 'C' << static_cast<const void *>(A.constant);
       break;
     case AbstractValue::ObjectPointer:
       OS << 'P' << A.object << '+' << A.offset;
@@ -312,38 +347,43 @@ std::string Specializer::slotsKey(const std::set<SlotId> &Slots, const State &S)
   return OS.str();
 }
 
-void Specializer::checkTaintedSlots(const LoopSite &Site, unsigned IterationContext,
+/// Whether it generalized Site.
+bool Specializer::checkTaintedSlots(const LoopSite &Site, unsigned IterationContext,
                                     const State &Out) {
   auto Tainted = taintedSlots.find(Site.header);
   if (Tainted == taintedSlots.end())
-    return;
+    return false;
   auto Found = blocks.find({const_cast<BasicBlock *>(Site.header), IterationContext});
   if (Found == blocks.end() || !Found->second->entry)
-    return;
+    return false;
   const State &Entry = *Found->second->entry;
   for (const SlotId &Slot : Tainted->second) {
     const AbstractValue *Before = slotValue(Entry, Slot), *After = slotValue(Out, Slot);
     if (Before && (!After || !After->sameStatic(*Before)))
-      generalize(Site, "loop under dynamic control", false);
+      return generalize(Site, "loop under dynamic control", false);
   }
+  return false;
 }
 
 /// An interpreter's loop runs one instruction per iteration; the interpreted
 /// program's own loops show as program counters seen again. Seen again with a
 /// different value in a slot that the program compares with dynamic data to
 /// decide where to go next (programControlSlots), the interpreted loop is
-/// under dynamic control: unrolling it would never end.
-void Specializer::checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out) {
+/// under dynamic control: unrolling it would never end. Whether it generalized
+/// Site.
+bool Specializer::checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out) {
   auto Control = programControlSlots.find(Site.header);
   auto Counters = programCounterSlots.find(Site.header);
   if (Control == programControlSlots.end() || Counters == programCounterSlots.end())
-    return;
+    return false;
   std::string Values = slotsKey(Control->second, Out);
   auto [It, New] = programControlSeen.try_emplace(
       {Parent, Site.header, slotsKey(Counters->second, Out)}, Values);
-  if (!New && It->second != Values)
-    generalize(Site, "the interpreted program loops under dynamic control", false);
+  if (!New && It->second != Values &&
+      generalize(Site, "the interpreted program loops under dynamic control", false))
+    return true;
   It->second = Values;
+  return false;
 }
 
 /// Called for a residual conditional branch: if it is the loop's own test (see
@@ -443,27 +483,47 @@ std::string Specializer::programCounterKey(const State &Entry, const State &Arri
   return OS.str();
 }
 
-/// Generalizes a loop site one step and starts over. A loop that read static
+/// Generalizes a loop site one step. A loop that read static
 /// memory through loop-carried values (an interpreter's program counter, a
 /// format or pattern pointer) is first keyed on those alone: the residual code
 /// gets one block per program point and loops where the interpreted program
 /// loops, while the values that keep changing (the interpreted program's
 /// counters and data) widen. Otherwise, or if that still does not converge, the
-/// loop is kept residual: one context, every changing value widens.
-void Specializer::generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit) {
+/// loop is kept residual: its first iteration in the state it is entered with,
+/// then one context where every changing value widens; when the work budget ran
+/// out (or a residual loop still did not converge), one context from the entry.
+///
+/// A site is generalized at most one step per attempt: once the attempt has
+/// generalized it, what its old mode's iterations bring to its header is no
+/// evidence about the new mode. Returns whether the site's mode changed.
+bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit) {
+  if (!generalizedInAttempt.insert(Site).second) {
+    if (BudgetHit) // the counts of a mixed attempt prove nothing: start over
+      throw RestartRequest();
+    return false;
+  }
   LoopMode &Mode = loopModes[Site];
   bool HasProgramCounter = programCounterSlots.count(Site.header);
-  Mode = Mode == LoopMode::Unrolled && HasProgramCounter ? LoopMode::KeyedOnProgramData
-                                                         : LoopMode::Residual;
+  if (Mode == LoopMode::Unrolled && HasProgramCounter)
+    Mode = LoopMode::KeyedOnProgramData;
+  else
+    Mode = BudgetHit || Mode == LoopMode::Residual ? LoopMode::ResidualUnpeeled : LoopMode::Residual;
   const Loop *L = info.get(Site.header->getParent()).loopWithHeader(Site.header);
   generalizations.push_back(
-      {L->getStartLoc(), Why + (Mode == LoopMode::Residual
+      {L->getStartLoc(), Why + (Mode != LoopMode::KeyedOnProgramData
                                     ? ": loop kept residual"
                                     : ": loop keyed on its program counter (one residual block "
                                       "per program point, other loop-carried values widened)")});
-  if (BudgetHit)
+  if (BudgetHit) {
     ++budgetHits;
-  throw RestartRequest();
+    throw RestartRequest();
+  }
+  // The attempt goes on with the site in its new mode, to find the other loops
+  // that need generalizing before it starts over (Specializer::attempt): one
+  // restart per round of discoveries rather than one per loop. Its residual
+  // code is thrown away, so that it mixes both modes does not matter.
+  restartPending = true;
+  return true;
 }
 
 /// Work is what specialization costs in time and memory: each instruction
@@ -492,6 +552,8 @@ void Specializer::chargeStateCopy(const SpecBlock &SB) {
 /// every loop and call; then start over. A budget that runs out with everything
 /// already residual is an error.
 void Specializer::budgetExhausted(const std::string &Budget) {
+  if (restartPending) // this attempt's work includes loops now generalized
+    throw RestartRequest();
   bool LastResort = totalWork + attemptWork > 4 * options.maxWork;
   if (!LastResort && !keepEverythingResidual) {
     const BasicBlock *Largest = nullptr;
@@ -575,6 +637,11 @@ void Specializer::normalizeForEntry(State &N) {
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
                                       std::set<ObjectId> &Escaped) {
+  // Undefined is the bottom of the lattice: any value refines it.
+  if (A.kind == AbstractValue::Constant && isa<UndefValue>(A.constant))
+    return B;
+  if (B.kind == AbstractValue::Constant && isa<UndefValue>(B.constant))
+    return A;
   if (A.sameStatic(B) || A == B) {
     AbstractValue R = A;
     R.programData = A.programData && B.programData;

@@ -112,7 +112,7 @@ SpecializationResult Specializer::collectResult() {
   for (auto &[Key, Count] : iterationCounts)
     R.stats.loopIterationsUnrolled += Count;
   for (auto &[Site, Mode] : loopModes)
-    ++(Mode == LoopMode::Residual ? R.stats.loopsKeptResidual : R.stats.loopsKeyedOnProgramData);
+    ++(Mode == LoopMode::KeyedOnProgramData ? R.stats.loopsKeyedOnProgramData : R.stats.loopsKeptResidual);
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
   R.stats.work = totalWork + attemptWork;

@@ -45,7 +45,8 @@
 // with a different value in a slot it compares with dynamic data to choose its
 // next instruction (a `jlt i, bound` of the interpreted program). Then the
 // loop *site* (the loop in its call context: the same loop under another call
-// still unrolls) is generalized one step and specialization restarts:
+// still unrolls) is generalized one step; the attempt goes on in the new mode
+// to find the other loops to generalize, then specialization restarts:
 //   1. If the loop read static memory through loop-carried values (program
 //      counters: an interpreter's pc, a format or pattern pointer), its
 //      iterations are keyed on those alone; everything else that changes
@@ -135,6 +136,8 @@ void Specializer::reset() {
   residualInstructions = 0;
   processedBlocks = 0;
   attemptWork = 0;
+  restartPending = false;
+  generalizedInAttempt.clear();
   workByFunction.clear();
   symbolicRoots.clear();
   notes.clear();
@@ -176,6 +179,8 @@ void Specializer::attempt() {
     if (options.progress && ++processedBlocks % 2000 == 0)
       options.progress(processedBlocks, restarts);
   }
+  if (restartPending)
+    throw RestartRequest();
 }
 
 AbstractValue Specializer::boundArgument(Argument &Formal, Argument &Actual) {

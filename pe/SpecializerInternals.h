@@ -82,24 +82,30 @@ inline bool operator==(const FrameState &A, const FrameState &B) { return A.env 
 struct ContextElement {
   enum Kind : uint8_t { Call, Loop, Variant } kind;
   const void *site;   ///< CallBase*, loop header or join BasicBlock*
-  unsigned iteration; ///< Loop: iteration number; Variant: variant number
+  unsigned iteration; ///< Loop: iteration number (or PeeledIteration); Variant: variant number
   bool operator<(const ContextElement &O) const {
     return std::tie(kind, site, iteration) < std::tie(O.kind, O.site, O.iteration);
   }
 };
 using ContextPath = std::vector<ContextElement>;
 
+/// The iteration number of a residual loop's first iteration, specialized in
+/// the state the loop is entered with (Specializer::residualLoopContext).
+constexpr unsigned PeeledIteration = ~0u;
+
 /// Restart specialization from scratch with more loop headers generalized.
 struct RestartRequest {};
 
-/// A loop in one call context: the call sites of the unfolded calls it runs in
-/// (outer first) and its header. Generalization is decided per LoopSite, so a
-/// loop that must stay residual under one call still unrolls under another.
+/// A loop in one context: the call sites of the unfolded calls and the peeled
+/// iterations of residual loops it runs in (outer first), and its header.
+/// Generalization is decided per LoopSite, so a loop that must stay residual
+/// under one call, or in a residual loop's generic iterations, still unrolls
+/// under another call or in the peeled first iteration.
 struct LoopSite {
-  std::vector<const void *> calls;
+  std::vector<const void *> scope;
   const BasicBlock *header = nullptr;
   bool operator<(const LoopSite &O) const {
-    return std::tie(header, calls) < std::tie(O.header, O.calls);
+    return std::tie(header, scope) < std::tie(O.header, O.scope);
   }
 };
 
@@ -107,7 +113,9 @@ struct LoopSite {
 enum class LoopMode : uint8_t {
   Unrolled,          ///< one iteration context per static state
   KeyedOnProgramData, ///< one per program-counter value; the rest widens
-  Residual,          ///< one context; every changing value widens
+  Residual,          ///< the first iteration in its entry state (peeled), then
+                     ///< one context where every changing value widens
+  ResidualUnpeeled,  ///< one context from the entry on: the work budget ran out
 };
 
 struct SpecBlock;
@@ -262,6 +270,8 @@ private:
   unsigned residualInstructions = 0;
   unsigned processedBlocks = 0;
   uint64_t attemptWork = 0; ///< instructions evaluated by this attempt
+  bool restartPending = false; ///< a loop was generalized during this attempt
+  std::set<LoopSite> generalizedInAttempt;
   /// Pointers named by respec_assume() chains (a->b in a->b->c == K): the
   /// generic load that reads each names the memory behind it.
   std::set<const Value *> symbolicRoots;
@@ -294,8 +304,8 @@ private:
   std::string iterationKey(const State &S);
   /// The values of Slots (at Header, in S) as a key.
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
-  void checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
-  void checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
+  bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
+  bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
   void noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors);
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
   void noteProgramCounter(const AbstractValue &Address);
@@ -303,7 +313,8 @@ private:
   std::string programCounterKey(const State &Entry, const State &Arriving);
   LoopSite loopSite(const ContextPath &Path, const BasicBlock *Header) const;
   LoopMode loopMode(const LoopSite &Site) const;
-  [[noreturn]] void generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit);
+  unsigned residualLoopContext(ContextPath &Path, BasicBlock *Header);
+  bool generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit);
   [[noreturn]] void budgetExhausted(const std::string &Budget);
   void chargeWork(const Instruction &I);
   void chargeStateCopy(const SpecBlock &SB);
