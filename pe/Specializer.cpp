@@ -54,7 +54,11 @@
 //      dispatch evaluated away, and loops where the interpreted program loops:
 //      the first Futamura projection on unmodified interpreters.
 //   2. Otherwise, or when that does not converge either, the loop stays
-//      residual: one context, every changing value widens.
+//      residual: its first iteration is specialized in the state the loop is
+//      entered with (peeled), then one context where every changing value
+//      widens. Loops inside the peeled iteration are sites of their own.
+// An undefined value is the bottom of the lattice: it never tells iterations
+// apart (a temporary of one interpreted instruction carried around the loop).
 // The budgets --max-unroll, --max-growth and --max-work do the same for loops
 // that are merely too long; they are reported as budget hits.
 //

@@ -1,28 +1,28 @@
 /*
  * returning-loop.c — an interpreter whose return instruction may go on running the
  * caller's frame in the same C frame (`goto returning`, as Lua's luaV_execute does
- * for a Lua function that returns to a Lua caller) keeps no static program
- * counter at all: the loop that `goto returning` closes is generalized to a
- * residual loop, and its first entry, where the frame's pc is known, meets the
- * re-entry where it is not.
+ * for a Lua function that returns to a Lua caller). The loop that `goto
+ * returning` closes is under dynamic control and is generalized to a residual
+ * loop; before session 6 its first entry, where the frame's pc is known, met the
+ * re-entry where it is not, so no program counter stayed static at all:
  *
  *   respec specialize returning-loop.c -I include --emit-llvm -o -
  *
- * prints `note: loop under dynamic control (its test depends on run-time data
- * while its static state keeps changing): loop kept residual` at `returning:`, and
- * `warning: assumption had no effect`; the residual code has the whole `switch`
- * on the opcode. Replace `f = f->previous; goto returning;` by `return 0;` and the
- * dispatch is evaluated away: no switch, no load of the program; the interpreted
- * loop (JNZ) is a residual loop (which LLVM's cleanup then even computes in
- * closed form).
+ * printed `note: loop under dynamic control (...): loop kept residual` at
+ * `returning:` and `warning: assumption had no effect`, and the residual code
+ * had the whole `switch` on the opcode.
  *
- * What would be needed: polyvariance at that header — a first iteration keyed on
- * its static frame (program counter known) and a second, generic one for frames
- * reached by returning — instead of one generalized loop for both. Whether a
- * frame is fresh (`f->fresh`, Lua's `ci->callstatus & CIST_FRESH`) cannot be
- * stated instead: in Lua every store of a register's type tag is an unsigned char
- * store of unknown target, which may alias the frame, so such a fact ends at the
- * first register write (correctly, under C's aliasing rules).
+ * Fixed in session 6 (test/pe/peeled-residual-loop.c): a loop kept residual runs
+ * its first iteration in the state it is entered with (Generalization.cpp,
+ * residualLoopContext). The loop at `returning:` is still generalized, but its
+ * peeled first iteration runs the entry frame with its program counter known:
+ * the output now starts with that program evaluated away (the JNZ loop in closed
+ * form, no switch), and only the frames reached by returning run the generic
+ * switch, after it. Stating instead that a frame is fresh (`f->fresh`, Lua's
+ * `ci->callstatus & CIST_FRESH`) would not have helped: in Lua every store of a
+ * register's type tag is an unsigned char store of unknown target, which may
+ * alias the frame, so such a fact ends at the first register write (correctly,
+ * under C's aliasing rules).
  */
 #include <respec/respec.h>
 
