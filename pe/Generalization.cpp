@@ -311,10 +311,14 @@ std::string Specializer::iterationKey(const State &S) {
     OS << '#' << Id;
     WriteObject(O);
   }
-  for (auto &[Root, O] : S.memory.dynamicBases) {
-    OS << '@' << static_cast<const void *>(Root);
-    WriteObject(O);
-  }
+  // Memory behind a pointer that is not a stable root (one the loop loaded:
+  // an interpreter's register file) is data, not the loop's state: it does not
+  // tell iterations apart; what the iterations agree on survives the meet.
+  for (auto &[Root, O] : S.memory.dynamicBases)
+    if (isStableRoot(Root)) {
+      OS << '@' << static_cast<const void *>(Root);
+      WriteObject(O);
+    }
   return OS.str();
 }
 
@@ -621,18 +625,96 @@ void Specializer::collectGarbage(State &S) {
 }
 
 /// Entry states hold no residual values from other blocks: those become phis.
-/// Only the residual function's arguments, which dominate everything, stay.
+/// The residual function's arguments, which dominate everything, stay. What is
+/// known behind another residual pointer (one loaded from memory, such as Lua's
+/// `base = ci->func + 1`) moves to an SSA value that carries that pointer into
+/// the block: the facts are keyed by the generic value meanwhile (a *carried
+/// root*), and by its entry phi once the block is specialized
+/// (adoptCarriedRoots). On each edge the carrier equals that edge's pointer, so
+/// the meet of the edges' facts describes the memory behind the phi. Pointers
+/// derived from the same root keep their offset from the carrier.
 void Specializer::normalizeForEntry(State &N) {
   auto Stable = [&](Value *V) { return V && isStableRoot(V); };
+  // The roots worth carrying: those with facts behind them, or with pointers
+  // derived from them.
+  std::set<Value *> Carried;
+  for (auto &[Root, Facts] : N.memory.dynamicBases)
+    if (!Stable(Root))
+      Carried.insert(Root);
+  for (const FrameState &F : N.frames)
+    for (auto &[V, A] : F.env)
+      if (A.isDynamic() && A.dynamicRoot && !Stable(A.dynamicRoot))
+        Carried.insert(A.dynamicRoot);
+  // The carrier of each: the first dynamic SSA value equal to the root plus a
+  // static offset, among values that live in one frame only (the phi that
+  // replaces a carrier must be unambiguous).
+  std::map<Value *, std::pair<Value *, int64_t>> Carrier;
+  if (!Carried.empty()) {
+    std::map<Value *, unsigned> Frames;
+    for (const FrameState &F : N.frames)
+      for (auto &[V, A] : F.env)
+        ++Frames[V];
+    for (const FrameState &F : N.frames)
+      for (auto &[V, A] : F.env) {
+        if (!A.isDynamic() || Frames[V] != 1 || isStableRoot(V))
+          continue;
+        Value *Root = A.dynamicRoot ? A.dynamicRoot : A.residual;
+        if (Carried.count(Root))
+          Carrier.try_emplace(Root, V, A.dynamicRoot ? A.dynamicRootOffset : 0);
+      }
+  }
   for (FrameState &F : N.frames)
     for (auto &[V, A] : F.env) {
+      Value *Root = A.isDynamic() ? (A.dynamicRoot ? A.dynamicRoot : A.residual) : nullptr;
+      int64_t Offset = A.dynamicRoot ? A.dynamicRootOffset : 0;
       if ((A.isDynamic() || A.kind == AbstractValue::ObjectPointerDyn) && !Stable(A.residual))
         A.residual = nullptr;
-      if (A.dynamicRoot && !Stable(A.dynamicRoot))
-        A.dynamicRoot = nullptr, A.dynamicRootOffset = 0;
+      if (Root && !Stable(Root)) {
+        auto C = Carrier.find(Root);
+        if (C != Carrier.end())
+          A.dynamicRoot = C->second.first, A.dynamicRootOffset = Offset - C->second.second;
+        else
+          A.dynamicRoot = nullptr, A.dynamicRootOffset = 0;
+      }
     }
-  for (auto It = N.memory.dynamicBases.begin(); It != N.memory.dynamicBases.end();)
-    It = Stable(It->first) ? std::next(It) : N.memory.dynamicBases.erase(It);
+  FlatMap<Value *, ObjectState> Bases;
+  for (auto &[Root, Facts] : N.memory.dynamicBases) {
+    if (Stable(Root)) {
+      Bases.emplace(Root, std::move(Facts));
+      continue;
+    }
+    auto C = Carrier.find(Root);
+    if (C == Carrier.end())
+      continue;
+    ObjectState &Moved = Bases[C->second.first];
+    Moved.escaped = Facts.escaped;
+    for (auto &[Off, Fact] : Facts.cells)
+      Moved.cells.emplace(Off - C->second.second, Fact);
+  }
+  N.memory.dynamicBases = std::move(Bases);
+}
+
+/// At a block's start, after its entry phis are made: carried roots
+/// (normalizeForEntry) become the phis of the values that carry them.
+void Specializer::adoptCarriedRoots(const std::map<const Value *, Value *> &EntryPhis) {
+  auto PhiOf = [&](Value *Root) -> Value * {
+    if (!Root || isStableRoot(Root))
+      return Root;
+    auto It = EntryPhis.find(Root);
+    return It == EntryPhis.end() ? nullptr : It->second;
+  };
+  for (FrameState &F : state.frames)
+    for (auto &[V, A] : F.env)
+      if (A.dynamicRoot) {
+        A.dynamicRoot = PhiOf(A.dynamicRoot);
+        if (!A.dynamicRoot)
+          A.dynamicRootOffset = 0;
+      }
+  FlatMap<Value *, ObjectState> Bases;
+  for (auto &[Root, Facts] : state.memory.dynamicBases)
+    if (Value *Adopted = PhiOf(Root))
+      Bases.emplace(Adopted, std::move(Facts));
+  state.memory.dynamicBases = std::move(Bases);
 }
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,

@@ -101,7 +101,10 @@ struct ObjectState {
 class MemoryState {
 public:
   FlatMap<ObjectId, ObjectState> objects;
-  /// Memory behind dynamic root pointers (function arguments), keyed by root.
+  /// Memory behind dynamic root pointers, keyed by root: the residual
+  /// function's arguments, symbolic roots of assumptions, residual pointers of
+  /// the current block, and at block entries the generic SSA values that carry
+  /// such a pointer (normalizeForEntry, adoptCarriedRoots).
   FlatMap<llvm::Value *, ObjectState> dynamicBases;
 
   /// Obj's state. An object not seen before on this path has an unknown

@@ -285,6 +285,7 @@ void Specializer::process(SpecBlock &SB) {
 
   // Dynamic values whose producer is in another residual block arrive as phis;
   // their incoming values are filled in by finalize().
+  std::map<const Value *, Value *> EntryPhis;
   for (unsigned F = 0; F < state.frames.size(); ++F)
     for (auto &[Original, Value] : state.frames[F].env)
       if ((Value.isDynamic() || Value.kind == AbstractValue::ObjectPointerDyn) &&
@@ -293,7 +294,9 @@ void Specializer::process(SpecBlock &SB) {
                                           Original->hasName() ? Original->getName() : "");
         Value.residual = Phi;
         SB.phis.push_back({Phi, F, Original});
+        EntryPhis[Original] = Phi;
       }
+  adoptCarriedRoots(EntryPhis);
 
   // At the header of an unrolled loop, static loop-carried values record where
   // they came from, so that a comparison with dynamic data can be traced back.

@@ -320,6 +320,7 @@ private:
   void chargeStateCopy(const SpecBlock &SB);
   void collectGarbage(State &S);
   void normalizeForEntry(State &S);
+  void adoptCarriedRoots(const std::map<const llvm::Value *, llvm::Value *> &EntryPhis);
   static State meetStates(const State &A, const State &B);
   static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
                                   std::set<ObjectId> &Escaped);
