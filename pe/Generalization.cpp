@@ -511,7 +511,9 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
   if (Mode == LoopMode::Unrolled && HasProgramCounter)
     Mode = LoopMode::KeyedOnProgramData;
   else
-    Mode = BudgetHit || Mode == LoopMode::Residual ? LoopMode::ResidualUnpeeled : LoopMode::Residual;
+    Mode = BudgetHit || !peelResidualLoops || Mode == LoopMode::Residual
+               ? LoopMode::ResidualUnpeeled
+               : LoopMode::Residual;
   const Loop *L = info.get(Site.header->getParent()).loopWithHeader(Site.header);
   generalizations.push_back(
       {L->getStartLoc(), Why + (Mode != LoopMode::KeyedOnProgramData
@@ -551,14 +553,27 @@ void Specializer::chargeStateCopy(const SpecBlock &SB) {
     budgetExhausted("work budget (--max-work=" + std::to_string(options.maxWork) + ")");
 }
 
-/// A budget ran out: keep residual the loop that unrolled most, else the callee
-/// that took most work, else (when all attempts together have worked too long)
-/// every loop and call; then start over. A budget that runs out with everything
-/// already residual is an error.
+/// A budget ran out: stop peeling residual loops (an optimization that costs a
+/// copy of each loop's body), else keep residual the loop that unrolled most,
+/// else the callee that took most work, else (when the attempts that ran out of
+/// a budget have together worked too long) every loop and call; then start over.
+/// A budget that runs out with everything already residual is an error.
 void Specializer::budgetExhausted(const std::string &Budget) {
   if (restartPending) // this attempt's work includes loops now generalized
     throw RestartRequest();
-  bool LastResort = totalWork + attemptWork > 4 * options.maxWork;
+  bool LastResort = budgetWork + attemptWork > 4 * options.maxWork;
+  budgetWork += attemptWork;
+  bool Peeled = llvm::any_of(
+      loopModes, [](auto &Entry) { return Entry.second == LoopMode::Residual; });
+  if (!LastResort && !keepEverythingResidual && Peeled) {
+    peelResidualLoops = false;
+    for (auto &[Site, Mode] : loopModes)
+      if (Mode == LoopMode::Residual)
+        Mode = LoopMode::ResidualUnpeeled;
+    ++budgetHits;
+    generalizations.push_back({specLocation(), Budget + " hit: residual loops no longer peeled"});
+    throw RestartRequest();
+  }
   if (!LastResort && !keepEverythingResidual) {
     const BasicBlock *Largest = nullptr;
     unsigned LargestParent = 0, Most = 1;
@@ -624,6 +639,19 @@ void Specializer::collectGarbage(State &S) {
     It = Reached.count(It->first) ? std::next(It) : S.memory.objects.erase(It);
 }
 
+/// Whether SSA value A of a function comes before B of the same function in
+/// its code: arguments in order, then instructions in reverse post-order.
+bool Specializer::definedBefore(const Value *A, const Value *B) const {
+  auto *ArgA = dyn_cast<Argument>(A), *ArgB = dyn_cast<Argument>(B);
+  if (ArgA || ArgB)
+    return ArgA && (!ArgB || ArgA->getArgNo() < ArgB->getArgNo());
+  auto *IA = cast<Instruction>(A), *IB = cast<Instruction>(B);
+  if (IA->getParent() == IB->getParent())
+    return IA->comesBefore(IB);
+  const FunctionInfo &FI = info.get(IA->getFunction());
+  return FI.rpoIndex.lookup(IA->getParent()) < FI.rpoIndex.lookup(IB->getParent());
+}
+
 /// Entry states hold no residual values from other blocks: those become phis.
 /// The residual function's arguments, which dominate everything, stay. What is
 /// known behind another residual pointer (one loaded from memory, such as Lua's
@@ -645,23 +673,32 @@ void Specializer::normalizeForEntry(State &N) {
     for (auto &[V, A] : F.env)
       if (A.isDynamic() && A.dynamicRoot && !Stable(A.dynamicRoot))
         Carried.insert(A.dynamicRoot);
-  // The carrier of each: the first dynamic SSA value equal to the root plus a
-  // static offset, among values that live in one frame only (the phi that
-  // replaces a carrier must be unambiguous).
+  // The carrier of each: a dynamic SSA value equal to the root plus a static
+  // offset, among values that live in one frame only (the phi that replaces a
+  // carrier must be unambiguous); the outermost frame's, the first defined in
+  // it (so that the choice, and the output, do not depend on addresses).
   std::map<Value *, std::pair<Value *, int64_t>> Carrier;
   if (!Carried.empty()) {
     std::map<Value *, unsigned> Frames;
     for (const FrameState &F : N.frames)
       for (auto &[V, A] : F.env)
         ++Frames[V];
-    for (const FrameState &F : N.frames)
+    for (const FrameState &F : N.frames) {
+      std::map<Value *, std::pair<Value *, int64_t>> InFrame;
       for (auto &[V, A] : F.env) {
         if (!A.isDynamic() || Frames[V] != 1 || isStableRoot(V))
           continue;
         Value *Root = A.dynamicRoot ? A.dynamicRoot : A.residual;
-        if (Carried.count(Root))
-          Carrier.try_emplace(Root, V, A.dynamicRoot ? A.dynamicRootOffset : 0);
+        if (!Carried.count(Root))
+          continue;
+        std::pair<Value *, int64_t> Candidate{V, A.dynamicRoot ? A.dynamicRootOffset : 0};
+        auto [It, New] = InFrame.try_emplace(Root, Candidate);
+        if (!New && definedBefore(V, It->second.first))
+          It->second = Candidate;
       }
+      for (auto &[Root, Candidate] : InFrame)
+        Carrier.try_emplace(Root, Candidate);
+    }
   }
   for (FrameState &F : N.frames)
     for (auto &[V, A] : F.env) {

@@ -285,17 +285,24 @@ void Specializer::process(SpecBlock &SB) {
 
   // Dynamic values whose producer is in another residual block arrive as phis;
   // their incoming values are filled in by finalize().
+  // (In the order of the generic code, not of addresses: the output must not
+  // depend on where the values were allocated.)
   std::map<const Value *, Value *> EntryPhis;
-  for (unsigned F = 0; F < state.frames.size(); ++F)
+  for (unsigned F = 0; F < state.frames.size(); ++F) {
+    std::vector<Value *> Arriving;
     for (auto &[Original, Value] : state.frames[F].env)
       if ((Value.isDynamic() || Value.kind == AbstractValue::ObjectPointerDyn) &&
-          !Value.residual) {
-        PHINode *Phi = builder->CreatePHI(Original->getType(), 2,
-                                          Original->hasName() ? Original->getName() : "");
-        Value.residual = Phi;
-        SB.phis.push_back({Phi, F, Original});
-        EntryPhis[Original] = Phi;
-      }
+          !Value.residual)
+        Arriving.push_back(Original);
+    llvm::sort(Arriving, [&](Value *A, Value *B) { return definedBefore(A, B); });
+    for (Value *Original : Arriving) {
+      PHINode *Phi = builder->CreatePHI(Original->getType(), 2,
+                                        Original->hasName() ? Original->getName() : "");
+      state.frames[F].env.find(Original)->second.residual = Phi;
+      SB.phis.push_back({Phi, F, Original});
+      EntryPhis[Original] = Phi;
+    }
+  }
   adoptCarriedRoots(EntryPhis);
 
   // At the header of an unrolled loop, static loop-carried values record where

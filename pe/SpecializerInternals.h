@@ -242,6 +242,8 @@ private:
   /// The last resort of the budgets: no loop unrolled, no call unfolded.
   bool keepEverythingResidual = false;
   uint64_t totalWork = 0; ///< instructions evaluated by earlier attempts
+  uint64_t budgetWork = 0; ///< ... by earlier attempts that ran out of a budget
+  bool peelResidualLoops = true; ///< until a budget runs out (budgetExhausted)
 
   // Per attempt.
   std::vector<Note> notes; ///< constructs kept residual, from the final attempt
@@ -320,6 +322,7 @@ private:
   void chargeStateCopy(const SpecBlock &SB);
   void collectGarbage(State &S);
   void normalizeForEntry(State &S);
+  bool definedBefore(const llvm::Value *A, const llvm::Value *B) const;
   void adoptCarriedRoots(const std::map<const llvm::Value *, llvm::Value *> &EntryPhis);
   static State meetStates(const State &A, const State &B);
   static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
