@@ -9,13 +9,19 @@
  *                  pcre2_match() without JIT, on the compiled pattern
  *   clang-lto      the spec and pcre2_match.c through clang -O3 -flto
  *   respec         the spec specialized by respec at build time
+ *   generic-frames the pcre2-frames spec compiled with clang -O2: the same
+ *                  interpreter called by match_<pattern>_frames, whose match data
+ *                  block and backtracking frames are its own (a local array),
+ *                  writing the ovector into the caller's array
+ *   respec-frames  that spec specialized by respec at build time (--max-work
+ *                  10000000, examples/pcre2/CMakeLists.txt)
  *   pcre2-interp   pcre2_match() of the pcre2-8-interp static library (built by
  *                  CMake with the project's C compiler) on the pattern compiled
  *                  at run time: the interpreter as a program links it
  *   pcre2-jit      PCRE2's own JIT from the same sources: pcre2_jit_compile()
  *                  once, then pcre2_jit_match()
- * Every variant matches with a match data block created once for the pattern and
- * reused, as a program matching many subjects does.
+ * Every other variant matches with a match data block created once for the
+ * pattern and reused, as a program matching many subjects does.
  *
  * Cases: <pattern>: the pattern's example subjects of examples/pcre2/subjects.h
  * (matches and near misses, 9-40 bytes), cycled; <pattern>/long for the
@@ -28,6 +34,7 @@
 #include "harness.h"
 #include "peer_jit.h"
 #include "pcre2_spec.h"
+#include "frames_variants.h"
 #include "subjects.h"
 
 #include <pcre2.h>
@@ -54,11 +61,13 @@ struct pattern {
 	const char *name, *text;
 	uint32_t options;
 	match_fn generic, clang_lto, respec;
+	frames_fn frames_generic, frames_respec;
 	pcre2_code *code;
 };
 #define PATTERN_ENTRY(pname, ptext, poptions)                                                 \
 	{ .name = #pname, .text = ptext, .options = poptions, .generic = generic_match_##pname, \
-	  .clang_lto = clang_lto_match_##pname, .respec = RESPEC(pname) },
+	  .clang_lto = clang_lto_match_##pname, .respec = RESPEC(pname),                      \
+	  .frames_generic = FRAMES_GENERIC(pname), .frames_respec = FRAMES_RESPEC(pname) },
 static struct pattern patterns[] = { PATTERN_LIST(PATTERN_ENTRY) };
 enum { NPATTERNS = sizeof patterns / sizeof patterns[0] };
 
@@ -130,6 +139,34 @@ static void spec_run(void *opaque, uint64_t iterations)
 	}
 }
 
+/* A pcre2-frames variant: match_<pattern>_frames, the ovector in an array. */
+struct frames_variant {
+	struct cursor cursor; /* first */
+	frames_fn match;
+	size_t ovector[2 * PCRE2_FRAMES_MAX_PAIRS];
+};
+
+static void frames_run(void *opaque, uint64_t iterations)
+{
+	struct frames_variant *v = opaque;
+	for (uint64_t i = 0; i < iterations; i++) {
+		size_t index = advance(&v->cursor);
+		int rc = v->match(v->cursor.subjects->data[index], v->cursor.subjects->length[index],
+				  v->ovector);
+		record(&v->cursor, index, rc, v->ovector);
+	}
+}
+
+static void add_frames(struct bench_case *c, const char *variant, const struct subjects *s,
+		       frames_fn match)
+{
+	if (match == NULL)
+		return;
+	struct frames_variant *v = checked(malloc(sizeof *v));
+	*v = (struct frames_variant){ .cursor = new_cursor(s), .match = match };
+	bench_add_variant(c, variant, frames_run, cursor_digest, v);
+}
+
 /* The library's pcre2_match on the pattern compiled at run time. */
 struct library_variant {
 	struct cursor cursor; /* first */
@@ -184,6 +221,8 @@ static void add_case(struct bench *bench, const char *name, const struct pattern
 	add_spec(c, "generic", s, p, p->generic);
 	if (p->respec != NULL)
 		add_spec(c, "respec", s, p, p->respec);
+	add_frames(c, "generic-frames", s, p->frames_generic);
+	add_frames(c, "respec-frames", s, p->frames_respec);
 	add_spec(c, "clang-lto", s, p, p->clang_lto);
 
 	struct library_variant *lib = checked(malloc(sizeof *lib));
@@ -275,9 +314,14 @@ int main(int argc, char **argv)
 		p->code = pcre2_compile((PCRE2_SPTR)p->text, PCRE2_ZERO_TERMINATED, p->options, &error,
 					&offset, NULL);
 		const char *const *examples = pcre2_examples_for(p->name);
-		if (p->code == NULL || examples == NULL) {
+		uint32_t captures = 0;
+		if (p->code != NULL)
+			pcre2_pattern_info(p->code, PCRE2_INFO_CAPTURECOUNT, &captures);
+		if (p->code == NULL || examples == NULL || captures >= PCRE2_FRAMES_MAX_PAIRS) {
 			fprintf(stderr, "bench-pcre2: pattern %s: %s\n", p->name,
-				p->code == NULL ? "does not compile" : "no example subjects");
+				p->code == NULL ? "does not compile"
+				: examples == NULL ? "no example subjects"
+						   : "too many captures for the frames variants");
 			return 1;
 		}
 		struct subjects *s = checked(malloc(sizeof *s));

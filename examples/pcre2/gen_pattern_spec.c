@@ -25,8 +25,8 @@
  * SPEC.h defines PATTERN_LIST(X): X(name, "pattern", options) per pattern, for the
  * programs that compile the same patterns at run time (tests, benchmark, JIT peer).
  *
- * With --local-frames (the experiment of README.md, "What it would take"), SPEC.c
- * also has, per pattern,
+ * With --local-frames (the pcre2-frames variants of README.md), SPEC.c has
+ * instead, per pattern,
  *
  *   RESPEC_SPECIALIZE int match_<name>_frames(const unsigned char *subject,
  *                                             size_t length, size_t *ovector)
@@ -206,13 +206,14 @@ static void emit_pattern(FILE *out, const struct pattern *p)
 	fprintf(out, "\t},\n\t{");
 	put_bytes(out, (const uint8_t *)re + sizeof(pcre2_real_code), tail);
 	fprintf(out, "\n\t},\n};\n\n");
-	fprintf(out, "RESPEC_SPECIALIZE int match_%s(const unsigned char *subject, size_t length,\n"
-		     "\t\t\t\t pcre2_match_data *match_data)\n{\n"
-		     "\treturn pcre2_match(&pattern_%s.code, subject, length, 0, 0, match_data, "
-		     "NULL);\n}\n\n",
-		p->name, p->name);
 	if (local_frames)
 		emit_local_frames(out, p->name, re->top_bracket + 1u);
+	else
+		fprintf(out, "RESPEC_SPECIALIZE int match_%s(const unsigned char *subject, "
+			     "size_t length,\n\t\t\t\t pcre2_match_data *match_data)\n{\n"
+			     "\treturn pcre2_match(&pattern_%s.code, subject, length, 0, 0, "
+			     "match_data, NULL);\n}\n\n",
+			p->name, p->name);
 	pcre2_code_free(compiled);
 }
 

@@ -7,18 +7,24 @@
  *   pcre2-diff VARIANT [--seed N] [--iterations N] [--iteration I] [--function NAME]
  *
  * VARIANT: generic, clang-lto, respec (the spec functions match_<pattern>, which
- * call pcre2_match on the pattern compiled into the spec), jit (PCRE2's own JIT,
- * pcre2_jit_match), or selftest (generic with a planted bug, which the test must
- * report). --iterations is the number of subjects per pattern; --function NAME
- * tests only pattern NAME.
+ * call pcre2_match on the pattern compiled into the spec), frames-generic,
+ * frames-respec (the pcre2-frames variants: match_<pattern>_frames, whose match
+ * data and backtracking frames are the spec function's own, writing the ovector
+ * into an array), jit (PCRE2's own JIT, pcre2_jit_match), or selftest and
+ * frames-selftest (generic and frames-generic with a planted bug, which the test
+ * must report). --iterations is the number of subjects per pattern; --function
+ * NAME tests only pattern NAME.
  *
  * "Identical" for the spec variants: the return code, every ovector entry (both
  * match data blocks start with the same non-PCRE2_UNSET garbage in every entry,
  * so an entry one side leaves alone and the other writes shows), the start
  * character offset (pcre2_get_startchar) and an unchanged subject, which ends at
- * an inaccessible page so that reading past it crashes. For the JIT, which
- * writes the ovector only as far as it reports: the return code, and for a match
- * the pairs below the return code. The subjects must exercise both outcomes: at
+ * an inaccessible page so that reading past it crashes. For the frames
+ * variants, whose ovector is their own block's and is left undefined when there
+ * is no match: the return code, and for a match every ovector entry (PCRE2 sets
+ * those of the captures that did not take part to PCRE2_UNSET) and the unchanged
+ * subject. For the JIT, which writes the ovector only as far as it reports: the
+ * return code, and for a match the pairs below the return code. The subjects must exercise both outcomes: at
  * least 1% matches and 1% non-matches per pattern (diff_function_done).
  *
  * Subjects (iteration i of pattern p is reproducible from the seed): examples of
@@ -30,6 +36,7 @@
 #include "diffcheck.h"
 #include "peer_jit.h"
 #include "pcre2_spec.h"
+#include "frames_variants.h"
 #include "subjects.h"
 
 #include <pcre2.h>
@@ -61,11 +68,13 @@ struct pattern {
 	const char *name, *text;
 	uint32_t options;
 	match_fn generic, clang_lto, respec;
+	frames_fn frames_generic, frames_respec;
 };
 
 #define PATTERN_ENTRY(pname, ptext, poptions)                                                 \
 	{ .name = #pname, .text = ptext, .options = poptions, .generic = generic_match_##pname, \
-	  .clang_lto = CLANG_LTO(pname), .respec = RESPEC(pname) },
+	  .clang_lto = CLANG_LTO(pname), .respec = RESPEC(pname),                             \
+	  .frames_generic = FRAMES_GENERIC(pname), .frames_respec = FRAMES_RESPEC(pname) },
 static const struct pattern patterns[] = { PATTERN_LIST(PATTERN_ENTRY) };
 enum { NPATTERNS = sizeof patterns / sizeof patterns[0] };
 
@@ -202,14 +211,20 @@ static size_t make_subject(const struct subject_source *s, struct diff_rng *rng,
 
 static const struct pattern *selftest_pattern;
 static int selftest_match(const unsigned char *subject, size_t length, pcre2_match_data *md);
+static int selftest_frames(const unsigned char *subject, size_t length, size_t *ovector);
+
+/* How a variant is called: match_<pattern> with a match data block, PCRE2's
+ * JIT, or match_<pattern>_frames with an ovector array. */
+enum kind { SPEC, JIT, FRAMES };
 
 struct variant {
 	const char *name;
-	bool jit;
+	enum kind kind;
 };
 static const struct variant variants[] = {
-	{ "generic", false }, { "clang-lto", false }, { "respec", false },
-	{ "jit", true }, { "selftest", false },
+	{ "generic", SPEC },	    { "clang-lto", SPEC },	  { "respec", SPEC },
+	{ "jit", JIT },		    { "selftest", SPEC },	  { "frames-generic", FRAMES },
+	{ "frames-respec", FRAMES }, { "frames-selftest", FRAMES },
 };
 
 static match_fn function_of(const struct variant *v, const struct pattern *p)
@@ -227,15 +242,38 @@ static match_fn function_of(const struct variant *v, const struct pattern *p)
 	return NULL;
 }
 
-/* Generic, but off by one in the end of the first capture when the match has a
- * capture that does not end the subject. */
-static int selftest_match(const unsigned char *subject, size_t length, pcre2_match_data *md)
+static frames_fn frames_function_of(const struct variant *v, const struct pattern *p)
 {
-	int rc = selftest_pattern->generic(subject, length, md);
-	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(md);
+	if (strcmp(v->name, "frames-generic") == 0)
+		return p->frames_generic;
+	if (strcmp(v->name, "frames-respec") == 0)
+		return p->frames_respec;
+	if (strcmp(v->name, "frames-selftest") == 0 && p->frames_generic != NULL) {
+		selftest_pattern = p;
+		return selftest_frames;
+	}
+	return NULL;
+}
+
+/* The planted bug: the end of the first capture off by one when the match has
+ * a capture that does not end the subject. */
+static int plant_bug(int rc, PCRE2_SIZE *ovector, size_t length)
+{
 	if (rc > 1 && ovector[3] != PCRE2_UNSET && ovector[3] < length)
 		ovector[3]++;
 	return rc;
+}
+
+static int selftest_match(const unsigned char *subject, size_t length, pcre2_match_data *md)
+{
+	return plant_bug(selftest_pattern->generic(subject, length, md),
+			 pcre2_get_ovector_pointer(md), length);
+}
+
+static int selftest_frames(const unsigned char *subject, size_t length, size_t *ovector)
+{
+	return plant_bug(selftest_pattern->frames_generic(subject, length, ovector), ovector,
+			 length);
 }
 
 static void *checked(void *pointer)
@@ -281,20 +319,25 @@ static void test_pattern(struct diff_run *run, const struct variant *v, const st
 	pcre2_match_data *actual_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
 	uint32_t pairs = pcre2_get_ovector_count(expected_md);
 	match_fn match = NULL;
+	frames_fn frames = NULL;
+	PCRE2_SIZE frames_ovector[2 * PCRE2_FRAMES_MAX_PAIRS];
 	struct pcre2_jit_peer *jit = NULL;
-	if (v->jit) {
+	if (v->kind == JIT) {
 		char why[256];
 		jit = pcre2_jit_peer_create(p->text, p->options, why, sizeof why);
 		if (jit == NULL) {
 			fprintf(stderr, "pcre2-diff: jit: %s: %s\n", p->name, why);
 			exit(2);
 		}
-	} else {
-		match = function_of(v, p);
-		if (match == NULL) {
-			fprintf(stderr, "pcre2-diff: variant %s is not built\n", v->name);
-			exit(2);
-		}
+	} else if ((v->kind == SPEC && (match = function_of(v, p)) == NULL) ||
+		   (v->kind == FRAMES && (frames = frames_function_of(v, p)) == NULL)) {
+		fprintf(stderr, "pcre2-diff: variant %s is not built\n", v->name);
+		exit(2);
+	}
+	if (v->kind == FRAMES && pairs > PCRE2_FRAMES_MAX_PAIRS) {
+		fprintf(stderr, "pcre2-diff: %s has more than %d capture pairs\n", p->name,
+			PCRE2_FRAMES_MAX_PAIRS);
+		exit(2);
 	}
 
 	struct subject_source source = subject_source_for(p);
@@ -315,14 +358,29 @@ static void test_pattern(struct diff_run *run, const struct variant *v, const st
 
 		int expected = pcre2_match(code, subject, length, 0, 0, expected_md, NULL);
 		diff_expect_input_unchanged(run, "subject after PCRE2's interpreter", input);
-		int actual = v->jit ? pcre2_jit_peer_match(jit, subject, length)
-				    : match(subject, length, actual_md);
+		int actual;
+		const PCRE2_SIZE *got;
+		uint32_t compared; /* pairs */
+		switch (v->kind) {
+		case JIT:
+			actual = pcre2_jit_peer_match(jit, subject, length);
+			got = pcre2_jit_peer_ovector(jit, &(uint32_t){ 0 });
+			compared = expected > 0 ? (uint32_t)expected : 0;
+			break;
+		case FRAMES:
+			actual = frames(subject, length, frames_ovector);
+			got = frames_ovector;
+			compared = expected > 0 ? pairs : 0;
+			break;
+		default:
+			actual = match(subject, length, actual_md);
+			got = pcre2_get_ovector_pointer(actual_md);
+			compared = pairs;
+			break;
+		}
 		diff_expect_input_unchanged(run, "subject after the variant", input);
 
 		const PCRE2_SIZE *want = pcre2_get_ovector_pointer(expected_md);
-		const PCRE2_SIZE *got = v->jit ? pcre2_jit_peer_ovector(jit, &(uint32_t){ 0 })
-					       : pcre2_get_ovector_pointer(actual_md);
-		uint32_t compared = v->jit ? (expected > 0 ? (uint32_t)expected : 0) : pairs;
 		if (expected != actual) {
 			show_subject(subject, length);
 			diff_fail(run, "%s: return code differs: PCRE2's interpreter %d, %s %d", p->name,
@@ -335,7 +393,7 @@ static void test_pattern(struct diff_run *run, const struct variant *v, const st
 					       "interpreter %zu, %s %zu", p->name, i, expected,
 					  (size_t)want[i], v->name, (size_t)got[i]);
 			}
-		if (!v->jit && expected >= 0 &&
+		if (v->kind == SPEC && expected >= 0 &&
 		    pcre2_get_startchar(expected_md) != pcre2_get_startchar(actual_md)) {
 			show_subject(subject, length);
 			diff_fail(run, "%s: start character differs: PCRE2's interpreter %zu, %s %zu",
