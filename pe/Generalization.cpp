@@ -250,7 +250,8 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
 /// with another frame (Lua's `goto returning`) keeps the entry frame's program
 /// counter, and its inner dispatch loop is specialized for that program; the
 /// re-entries run the generic loop. Costs one copy of the loop body, so a loop
-/// generalized because the work budget ran out is not peeled (ResidualUnpeeled).
+/// generalized because a budget ran out (--max-work, --max-unroll) is not peeled
+/// (ResidualUnpeeled).
 unsigned Specializer::residualLoopContext(ContextPath &Path, BasicBlock *Header) {
   if (!Path.empty() && Path.back().kind == ContextElement::Loop && Path.back().site == Header) {
     Path.pop_back(); // the back edge of the peeled iteration
@@ -756,10 +757,18 @@ void Specializer::adoptCarriedRoots(const std::map<const Value *, Value *> &Entr
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
                                       std::set<ObjectId> &Escaped) {
-  // Undefined is the bottom of the lattice: any value refines it.
-  if (A.kind == AbstractValue::Constant && isa<UndefValue>(A.constant))
+  // Undefined is the bottom of the lattice: any value refines it. Poison is
+  // below undef (an UndefValue too), so of the two, undef is the meet: were it
+  // poison, code that may use undef (an uninitialized variable read) could be
+  // folded as if it were unreachable, and two meets could flip forever.
+  auto Undefined = [](const AbstractValue &V) {
+    return V.kind == AbstractValue::Constant && isa<UndefValue>(V.constant);
+  };
+  if (Undefined(A) && Undefined(B))
+    return isa<PoisonValue>(A.constant) ? B : A;
+  if (Undefined(A))
     return B;
-  if (B.kind == AbstractValue::Constant && isa<UndefValue>(B.constant))
+  if (Undefined(B))
     return A;
   if (A.sameStatic(B) || A == B) {
     AbstractValue R = A;

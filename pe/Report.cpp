@@ -95,7 +95,7 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loops keyed on their program counter", N(S.loopsKeyedOnProgramData)},
       {"functions specialized for a recursive call", N(S.recursiveVariants)},
       {"budget hits", N(S.budgetHits)},
-      {"attempts (one more than the rounds of loop generalization)", N(S.restarts + 1)},
+      {"attempts (each restart follows a round of loop generalization or a budget hit)", N(S.restarts + 1)},
       {"specialized blocks", N(S.blocksSpecialized)},
       {"work: instructions evaluated, all attempts (--max-work per attempt)",
        std::to_string(S.work)},

@@ -92,7 +92,7 @@ SpecializationResult Specializer::run() {
       totalWork += attemptWork;
       if (restarts == 256 && !keepEverythingResidual) {
         keepEverythingResidual = true;
-        generalizations.push_back({specLocation(), "no convergence after 256 generalizations: "
+        generalizations.push_back({specLocation(), "no convergence after 256 restarts: "
                                                    "every loop and call kept residual"});
       } else if (restarts > 256 + 16) {
         throw SpecError(specLocation(), "internal error: specialization of '" +
@@ -142,6 +142,7 @@ void Specializer::reset() {
   attemptWork = 0;
   restartPending = false;
   generalizedInAttempt.clear();
+  programControlSeen.clear(); // keyed on context ids, which each attempt renumbers
   workByFunction.clear();
   symbolicRoots.clear();
   notes.clear();

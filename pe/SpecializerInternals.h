@@ -115,7 +115,7 @@ enum class LoopMode : uint8_t {
   KeyedOnProgramData, ///< one per program-counter value; the rest widens
   Residual,          ///< the first iteration in its entry state (peeled), then
                      ///< one context where every changing value widens
-  ResidualUnpeeled,  ///< one context from the entry on: the work budget ran out
+  ResidualUnpeeled,  ///< one context from the entry on: a budget ran out
 };
 
 struct SpecBlock;

@@ -15,7 +15,7 @@
 // RUN: diff %t/specialized.out %t/generic.out
 //
 // CHECK: loops kept residual: 3
-// CHECK: attempts (one more than the rounds of loop generalization): 2
+// CHECK: attempts (each restart follows a round of loop generalization or a budget hit): 2
 // CHECK-DAG: generalization-rounds.c:[[#@LINE+11]]:{{.*}}loop kept residual
 // CHECK-DAG: generalization-rounds.c:[[#@LINE+12]]:{{.*}}loop kept residual
 // CHECK-DAG: generalization-rounds.c:[[#@LINE+13]]:{{.*}}loop kept residual
