@@ -167,22 +167,50 @@ void MemoryState::writeUnknown(const MDNode *AccessType) {
   forgetAliasedFacts(AccessType, nullptr);
 }
 
-void MemoryState::writeTyped(ArrayRef<ObjectId> Objects, ArrayRef<const MDNode *> AccessTypes) {
+void MemoryState::forgetTyped(ObjectState &O, ArrayRef<const MDNode *> AccessTypes) {
   auto MayBeWritten = [&](const Cell &C) {
     return llvm::any_of(AccessTypes,
                         [&](const MDNode *T) { return accessTypesMayAlias(T, C.accessType); });
   };
-  auto Forget = [&](ObjectState &O) {
-    for (auto It = O.cells.begin(); It != O.cells.end();)
-      It = MayBeWritten(It->second) ? O.cells.erase(It) : std::next(It);
-  };
+  for (auto It = O.cells.begin(); It != O.cells.end();)
+    It = MayBeWritten(It->second) ? O.cells.erase(It) : std::next(It);
+}
+
+void MemoryState::writeTyped(ArrayRef<ObjectId> Objects, ArrayRef<const MDNode *> AccessTypes) {
   for (ObjectId Obj : Objects) {
     escapeContents(Obj);
-    Forget(object(Obj));
+    forgetTyped(object(Obj), AccessTypes);
   }
   for (auto &[Id, O] : objects)
     if (O.escaped)
-      Forget(O); // pointees are escaped already (the invariant)
+      forgetTyped(O, AccessTypes); // pointees are escaped already (the invariant)
+  for (const MDNode *T : AccessTypes)
+    forgetAliasedFacts(T, nullptr);
+}
+
+// A write that may happen leaves the old contents possibly in place: what
+// the cells pointed to escapes before they are forgotten. An object the state
+// has no record of has nothing to forget, and is escaped (object()): its bytes
+// may be named through a dynamic pointer.
+void MemoryState::mayWrite(ObjectId Obj, int64_t Off, uint64_t Size, const MDNode *AccessType) {
+  auto It = objects.find(Obj);
+  if (It != objects.end()) {
+    escapeContents(Obj, Off, Size);
+    forgetRange(It->second, Off, Size);
+    if (!It->second.escaped)
+      return;
+  }
+  forgetAliasedFacts(AccessType, nullptr);
+}
+
+void MemoryState::mayWriteSomewhere(ObjectId Obj, ArrayRef<const MDNode *> AccessTypes) {
+  auto It = objects.find(Obj);
+  if (It != objects.end()) {
+    escapeContents(Obj);
+    forgetTyped(It->second, AccessTypes);
+    if (!It->second.escaped)
+      return;
+  }
   for (const MDNode *T : AccessTypes)
     forgetAliasedFacts(T, nullptr);
 }

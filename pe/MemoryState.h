@@ -38,7 +38,9 @@
 //        pointer stored in the object, even through a `nocapture` argument, and
 //        keep the object's own address unless the argument is `nocapture` —
 //        unless the spec declares that code RESPEC_PURE and it returns no
-//        pointer (it then reads only, and keeps nothing: EvaluateFacts.cpp),
+//        pointer (it then reads only, and keeps nothing: EvaluateFacts.cpp);
+//        for a residual call to code it can see, the call's effects name the
+//        objects that escape and the bytes it may write (CallEffects.h),
 //      - or is converted to an integer, or used by any residual instruction
 //        that might let it out (a select on a dynamic condition, arithmetic).
 //    All of these go through MemoryState::escape/escapeValue/escapeContents,
@@ -141,6 +143,11 @@ public:
   /// one of AccessTypes: cells whose tag none of them may alias survive.
   void writeTyped(llvm::ArrayRef<ObjectId> Objects,
                   llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
+  /// A call may write [Off, Off+Size) of Obj, with AccessType (CallEffects.h).
+  void mayWrite(ObjectId Obj, int64_t Off, uint64_t Size, const llvm::MDNode *AccessType);
+  /// A call may write Obj at offsets known only at run time, with one of
+  /// AccessTypes: cells whose tag none of them may alias survive.
+  void mayWriteSomewhere(ObjectId Obj, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
   /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root: other
   /// cells behind Root keep, the rest is as writeUnknown.
   void writeBehindRoot(llvm::Value *Root, int64_t Off, uint64_t Size,
@@ -166,6 +173,8 @@ private:
   /// Forgets the facts behind dynamic pointers that a write of AccessType to
   /// memory other than their own may change.
   void forgetAliasedFacts(const llvm::MDNode *AccessType, llvm::Value *ExceptRoot);
+  /// Forgets the cells of O that a write with one of AccessTypes may change.
+  static void forgetTyped(ObjectState &O, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
   /// Restores "escaped objects point only to escaped objects" after a meet.
   void closeEscapes();
 };

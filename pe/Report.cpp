@@ -94,6 +94,7 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loops kept residual", N(S.loopsKeptResidual)},
       {"loops keyed on their program counter", N(S.loopsKeyedOnProgramData)},
       {"functions specialized for a recursive call", N(S.recursiveVariants)},
+      {"residual calls whose writes were found at the call site", N(S.callEffectsAnalyzed)},
       {"budget hits", N(S.budgetHits)},
       {"attempts (each restart follows a round of loop generalization or a budget hit)", N(S.restarts + 1)},
       {"specialized blocks", N(S.blocksSpecialized)},

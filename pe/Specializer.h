@@ -44,6 +44,10 @@ struct SpecializeOptions {
   /// done four times this much, every loop and call is kept residual. Each is a
   /// budget hit with a note.
   uint64_t maxWork = 2000000;
+  /// Instructions the call-effects analysis (CallEffects.h) visits for one
+  /// residual call to visible code; past it, the callee's write summary
+  /// (WriteSummary.h) applies. 0: never analyze.
+  uint64_t maxCallEffectsWork = 100000;
   /// Called now and then during long runs (blocks specialized so far).
   std::function<void(unsigned Blocks, unsigned Restarts)> progress;
   /// Run-time specialization: the address of a symbol in this process, which
@@ -67,6 +71,7 @@ struct SpecializeStats {
   unsigned blocksSpecialized = 0;
   unsigned restarts = 0;
   unsigned recursiveVariants = 0; ///< functions specialized for a recursive call's pattern
+  unsigned callEffectsAnalyzed = 0; ///< residual calls whose writes were found from the call site
   uint64_t work = 0; ///< instructions evaluated by all attempts (the work budget's unit)
 
   /// Adds the counts of another specialization (a recursive variant) to these.
@@ -84,6 +89,7 @@ struct SpecializeStats {
     blocksSpecialized += O.blocksSpecialized;
     restarts += O.restarts;
     recursiveVariants += O.recursiveVariants;
+    callEffectsAnalyzed += O.callEffectsAnalyzed;
     work += O.work;
     return *this;
   }

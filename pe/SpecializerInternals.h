@@ -25,6 +25,7 @@
 #ifndef RESPEC_PE_SPECIALIZERINTERNALS_H
 #define RESPEC_PE_SPECIALIZERINTERNALS_H
 
+#include "CallEffects.h"
 #include "FlatMap.h"
 #include "MemoryState.h"
 #include "Specializer.h"
@@ -356,6 +357,7 @@ private:
   /// of the callee (a specialized variant of it).
   void residualCall(CallBase &I, const std::vector<AbstractValue> &Args, Value *Callee,
                     Function *Target = nullptr);
+  void applyCallEffects(const CallEffects &Effects);
   /// The variant of Callee for the static arguments of Args that are constants
   /// or point into static memory (RecursionVariants); null if none is, or the
   /// budget of variants is spent.

@@ -198,9 +198,19 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
   Ops.push_back(Target ? AbstractValue::of(Target) : valueOf(I.getCalledOperand()));
   if (Callee && isIndirect(I))
     ++current->stats.indirectCallsDevirtualized;
-  // Code respec can see writes only what its summary says (WriteSummary.h); a
+  // Code respec can see writes only what it may reach from this call site
+  // (CallEffects.h), or else what its summary says (WriteSummary.h); a
   // variant writes what the generic callee does.
   auto *Visible = dyn_cast_or_null<Function>(Callee);
+  if (Visible && !Visible->isDeclaration() && options.maxCallEffectsWork)
+    if (std::optional<CallEffects> Effects =
+            analyzeCallEffects(*Visible, Args, state.memory, objects, layout, info.facts(),
+                               options.maxCallEffectsWork)) {
+      ++current->stats.callEffectsAnalyzed;
+      emitResidual(I, Ops, /*OperandsEscape=*/false);
+      applyCallEffects(*Effects);
+      return;
+    }
   const WriteSummary *Writes = Visible ? info.writes(Visible) : nullptr;
   if (Writes && Writes->anything)
     Writes = nullptr;
@@ -233,6 +243,24 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
     Mem.writeTyped(Written, Writes->accessTypes);
   else
     Mem.writeUnknown(nullptr);
+}
+
+/// Escapes first: a pointer the callee lets out may be written through from
+/// pointers the caller does not track, in the same call.
+void Specializer::applyCallEffects(const CallEffects &Effects) {
+  MemoryState &Mem = state.memory;
+  for (ObjectId Obj : Effects.escapes)
+    Mem.escape(Obj);
+  for (auto &[Obj, Writes] : Effects.objects) {
+    for (auto [Offset, Size, AccessType] : Writes.ranges)
+      Mem.mayWrite(Obj, Offset, Size, AccessType);
+    if (!Writes.somewhere.empty())
+      Mem.mayWriteSomewhere(Obj, std::vector<const MDNode *>(Writes.somewhere.begin(),
+                                                             Writes.somewhere.end()));
+  }
+  if (!Effects.unknownWrites.empty())
+    Mem.writeTyped({}, std::vector<const MDNode *>(Effects.unknownWrites.begin(),
+                                                   Effects.unknownWrites.end()));
 }
 
 /// A by-value (byval) argument is a copy the callee owns: unfolding the callee

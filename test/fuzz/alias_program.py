@@ -114,6 +114,18 @@ HELPERS = {
     "h_ops": "static void (*const h_ops[2])(int *, int) = {h_add, h_xor};",
     "h_rec": "static void h_rec(int *p, unsigned n)\n{\n\tif (n) {\n"
              "\t\t*p = (int)((unsigned)*p * 3u + 1u);\n\t\th_rec(p, n - 1);\n\t}\n}",
+    # Recursions on a dynamic count stay residual calls; what they may write is
+    # found from the call site (pe/CallEffects.h): through a const table passed
+    # down, a pointer saved in a static, a struct copied back with memcpy.
+    "h_rapply": "static void h_rapply(struct ref *r, unsigned n, void (*const *ops)(int *, int))\n"
+                "{\n\tif (n) {\n\t\tops[n & 1u](r->p, (int)n);\n"
+                "\t\tr->k = (int)((unsigned)r->k + n);\n\t\th_rapply(r, n - 1, ops);\n\t}\n}",
+    "h_rsave": "static void h_rsave(struct ref *r, unsigned n)\n{\n\tstatic struct ref *saved;\n"
+               "\tsaved = r;\n\tif (n) {\n\t\tsaved->p = saved->q;\n\t\t*saved->p = (int)n;\n"
+               "\t\th_rsave(saved, n - 1);\n\t}\n}",
+    "h_rcopy": "static void h_rcopy(struct ref *r, unsigned n)\n{\n\tif (n) {\n"
+               "\t\tstruct ref t = *r;\n\t\tt.k = (int)((unsigned)t.k + n);\n\t\tt.p = t.q;\n"
+               "\t\tmemcpy(r, &t, sizeof t);\n\t\th_rcopy(r, n - 1);\n\t}\n}",
     "h_mk": "static struct big h_mk(struct big b, int *p)\n{\n\tb.p = p;\n"
             "\tb.f = (int)((unsigned)b.f + 1u);\n\tb.c ^= 5;\n\treturn b;\n}",
     "h_mkref": "static struct ref h_mkref(int *p, int *q) { struct ref r = {p, q, 7}; return r; }",
@@ -125,7 +137,10 @@ HELPERS = {
              "\t\tp[i] = i + 10;\n\treturn p;\n}",
 }
 # Helpers that need others before them.
-HELPER_NEEDS = {"h_ops": ["h_add", "h_xor"]}
+# Helpers with a static variable stay in the spec: respec does not copy one out
+# of a generic source.
+SPEC_ONLY_HELPERS = ["h_count", "h_rsave"]
+HELPER_NEEDS = {"h_ops": ["h_add", "h_xor"], "h_rapply": ["h_ops", "h_add", "h_xor"]}
 
 # Globals of the spec; pointer globals are set on entry of every function using them.
 GLOBALS = {
@@ -505,9 +520,14 @@ class Function:
             "%s = h_mkref(%s, %s);" % (self.rng.choice(["r0", "r1", "*out"]), self.ptr_expr(1),
                                        self.ptr_expr(1)),
             "ext_gcapture(&%s);" % self.rng.choice(["g0", "g1", "garr[2]", "garr[(a & 3u)]"]),
-            "ext_gwrite((int)%s);" % self.value(1)]))
+            "ext_gwrite((int)%s);" % self.value(1),
+            "h_rapply(&%s, (%s & 3u), h_ops);" % (self.rng.choice(["r0", "r1"]),
+                                                  self.rng.choice("ab")),
+            "h_rsave(&%s, (%s & 3u));" % (self.rng.choice(["r0", "r1"]), self.rng.choice("ab")),
+            "h_rcopy(&%s, (%s & 3u));" % (self.rng.choice(["r0", "r1"]), self.rng.choice("ab"))]))
         if self.chance(2):
-            self.read(self.rng.choice(["g0", "g1", "garr[2]", "*p0", "bg.f", "*bg.p", "*r1.p"]))
+            self.read(self.rng.choice(["g0", "g1", "garr[2]", "*p0", "bg.f", "*bg.p", "*r1.p",
+                                       "r0.k", "*r0.q", "*r0.p", "r1.k"]))
 
     def s_switch(self):
         """A join of more than two paths."""
@@ -773,8 +793,8 @@ def driver(functions, inputs, seed, library):
     return "\n".join(out) + "\n"
 
 
-# In a library program, lib.c defines the globals and the helpers (but h_count,
-# whose static counter respec would refuse to copy out of a generic source): respec
+# In a library program, lib.c defines the globals and the helpers (but
+# SPEC_ONLY_HELPERS): respec
 # is given spec.c and lib.c, the specialized object binds to lib.o's globals, the
 # other unit changes one of them, and the driver sets and prints them around calls.
 LIB_EXT_C = "#include \"lib.h\"\nvoid ext_bump_g1(void) { g1 = (int)((unsigned)g1 + 1u); }\n"
@@ -805,7 +825,7 @@ def generate(rng, inputs):
             "RESPEC_PURE(ext_pure_sum);", "RESPEC_PURE(ext_pure_pick);"]
     files = {"common.h": COMMON_H, "ext.c": EXT_C}
     if library:
-        in_lib = [n for n in HELPERS if n != "h_count"]
+        in_lib = [n for n in HELPERS if n not in SPEC_ONLY_HELPERS]
         lib_defs = [GLOBALS[n].replace("static ", "", 1) for n in GLOBALS] + \
             [HELPERS[n].replace("static ", "", 1) for n in in_lib]
         files["lib.h"] = "\n".join(
@@ -815,7 +835,7 @@ def generate(rng, inputs):
         files["lib.c"] = "\n".join(["/* A generic source given to respec with the spec. */",
                                     '#include "lib.h"'] + lib_defs) + "\n"
         files["ext.c"] += LIB_EXT_C
-        spec_parts = [HELPERS["h_count"]] if "h_count" in used else []
+        spec_parts = [HELPERS[n] for n in SPEC_ONLY_HELPERS if n in used]
     else:
         spec_parts = [GLOBALS[n] for n in GLOBALS if n in uses(bodies, list(GLOBALS))] + \
             [HELPERS[n] for n in HELPERS if n in used]

@@ -93,6 +93,11 @@ options:
                        the callee that cost most, stays residual; after 4x N in
                        all, every loop and call does (default 2000000, a few
                        seconds)
+  --max-call-effects N instructions visited to find what one residual call to
+                       visible code may write, from its call site (calls
+                       through pointers the caller knows included); past it,
+                       the callee's type-based write summary applies
+                       (default 100000; 0: never analyze)
   --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
   --color=auto|always|never   explain: colors in the terminal (default auto)
@@ -201,6 +206,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.options.maxUnroll = parseCount(A, Next());
     } else if (A == "--max-work") {
       CL.options.maxWork = parseCount(A, Next());
+    } else if (A == "--max-call-effects") {
+      CL.options.maxCallEffectsWork = parseCount(A, Next(), /*ZeroAllowed=*/true);
     } else if (A == "--max-growth") {
       CL.options.maxGrowth = parseCount(A, Next());
     } else if (A == "--reroll") {
