@@ -10,9 +10,9 @@
  *
  * Pages: each watched page has a count of armed watches on it and a count of
  * threads stepping a write through it ("open"); it is read-only exactly when
- * armed && !open. A write fault on such a page runs on_segv: the page is
- * opened, the watches whose term the store may touch are noted (ENFORCE ones
- * break their predicate here, before the store), the trap flag is set, and the
+ * armed && !open. A write fault on such a page runs on_segv: the watches whose
+ * term the store may touch are noted (ENFORCE ones break their predicate here,
+ * before the store), then the page is opened, the trap flag set, and the
  * handler returns. The store re-executes and lands; the single-step trap runs
  * on_trap, which closes the page again, reports, and ends the guard of an
  * ENFORCE watch (re-specialization). Where a store starts is known exactly (the
@@ -20,6 +20,16 @@
  * before a term (no x86 store is wider) may reach it, so it counts as a write
  * to the term when the term's bytes changed, and ENFORCE breaks the predicate
  * for it beforehand in any case (a needless replug is safe, a missed one not).
+ *
+ * Threads: while a page is open for one thread's step, other threads' writes
+ * to it land untrapped (a window of a few microseconds). A write to a term is
+ * stepped only after the predicates of the ENFORCE watches it may touch are
+ * broken, so on a page that holds nothing but terms of one predicate (what
+ * respec_memguard_alloc_isolated per predicate gives) whatever lands in the
+ * window lands under generic code: enforcement has no hole there, though such
+ * a write goes unreported. Where other data or other predicates' terms share
+ * the page, a step for them opens it while the predicate holds, and another
+ * thread's write in that window is neither enforced nor reported.
  *
  * One spinlock guards the tables: the handlers take it, so it is never held
  * around anything that may fault on a watched page or block.
@@ -48,7 +58,7 @@
 #define MAX_PAGES 256
 #define WIDEST_STORE 64 /* bytes: AVX-512; string instructions step per element */
 #define STEP_PAGES 4    /* pages one instruction's store may fault on */
-#define STEP_HITS 8
+#define STEP_HITS 16
 
 struct respec_memguard {
 	uintptr_t start, end;
@@ -204,17 +214,34 @@ static _Thread_local struct step step;
  * between the fault and the handler), then handed on. */
 static _Thread_local uintptr_t unknown_fault_addr, unknown_fault_pc;
 
+static bool noted(const struct respec_memguard *w)
+{
+	for (size_t i = 0; i < step.nhits; i++)
+		if (step.hits[i].watch == w)
+			return true;
+	return false;
+}
+
+/*
+ * Notes the armed watches whose term a store starting at `addr` (on `page`) may
+ * reach, of either backend: a watchpoint's trap during a step is a second
+ * SIGTRAP, which the kernel merges into the step's, so the step accounts for
+ * it. Page watches on `page` that the store cannot reach count a stepped write.
+ */
 static void note_hits_locked(uintptr_t addr, uintptr_t page)
 {
 	for (size_t i = 0; i < nwatches; i++) {
 		struct respec_memguard *w = watches[i];
-		if (!w->pages || !w->armed || w->end <= page || w->start >= page + page_size)
+		if (!w->armed || noted(w))
 			continue;
 		bool reaches = addr < w->end && addr + WIDEST_STORE > w->start;
-		if (!reaches || step.nhits == STEP_HITS) {
-			atomic_fetch_add_explicit(&w->stepped_others, 1, memory_order_relaxed);
+		if (!reaches) {
+			if (w->pages && w->end > page && w->start < page + page_size)
+				atomic_fetch_add_explicit(&w->stepped_others, 1, memory_order_relaxed);
 			continue;
 		}
+		if (step.nhits == STEP_HITS)
+			die("too many watched terms within reach of one store");
 		struct hit *h = &step.hits[step.nhits++];
 		h->watch = w;
 		h->definite = addr >= w->start;
@@ -270,9 +297,6 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
 	if (!step.active)
 		atomic_fetch_add_explicit(&steps_in_flight, 1, memory_order_relaxed);
 	step.active = true;
-	step.pages[step.npages++] = page;
-	p->open++;
-	apply_protection(p);
 	size_t first_new = step.nhits;
 	note_hits_locked(addr, page);
 	unlock_tables();
@@ -290,6 +314,16 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
 		if (w->flags & RESPEC_MEMGUARD_ENFORCE)
 			enforce(w);
 	}
+	/* Only now, with the predicates of ENFORCE watches broken, is the page
+	 * opened: until then another thread's write to the term traps too. */
+	lock_tables();
+	p = find_page(page);
+	if (p) { /* else unwatched meanwhile: writable and no longer ours */
+		step.pages[step.npages++] = page;
+		p->open++;
+		apply_protection(p);
+	}
+	unlock_tables();
 	uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;
 }
 
@@ -356,14 +390,11 @@ static bool watchpoint_hit(uintptr_t addr, uintptr_t pc)
 static void on_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	if (si->si_code == TRAP_PERF) {
-		if (!watchpoint_hit((uintptr_t)si->si_addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]))
-			chain(&previous_trap, sig, si, ucv);
-		return;
-	}
+	/* The step's trap, or a watchpoint's merged with it (either code). */
 	if (step.active)
 		finish_step(uc);
-	else
+	else if (si->si_code != TRAP_PERF ||
+		 !watchpoint_hit((uintptr_t)si->si_addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]))
 		chain(&previous_trap, sig, si, ucv);
 }
 

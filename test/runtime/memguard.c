@@ -18,6 +18,9 @@
  *             before the term) land and are not reported
  *   threads   writes from a thread that existed before the watch and from one
  *             created after it are both caught
+ *   fallback  (BACKEND auto) five 8-byte terms watched without forcing a
+ *             backend: watchpoints while debug registers last, then pages;
+ *             a write to each is caught
  * A backend this machine does not have exits 77 ("skipped: reason"), which
  * ctest shows as skipped (SKIP_RETURN_CODE).
  */
@@ -25,6 +28,7 @@
 #include "respec/memguard.h"
 #include "respec/runtime.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -80,6 +84,8 @@ __attribute__((noinline)) static void unguarded_store(_Atomic long *term, long v
 
 static unsigned flags_for(const char *backend)
 {
+	if (strcmp(backend, "auto") == 0)
+		return RESPEC_MEMGUARD_REPORT;
 	if (strcmp(backend, "watchpoint") == 0) {
 		const char *why = respec_memguard_watchpoints_unavailable();
 		if (why) {
@@ -140,6 +146,11 @@ static void report(const char *backend, unsigned flags)
 	CHECK(strstr(text, where));
 	CHECK(strstr(text, "unguarded_store"));
 	CHECK(strstr(text, "(reported)"));
+	CHECK_FAILS(respec_predicate_destroy(pred), EBUSY, "MemGuard still watches");
+	CHECK(!respec_memguard_watch((void *)&file->offset, sizeof file->offset, pred, "offset",
+				     RESPEC_MEMGUARD_ENFORCE | RESPEC_MEMGUARD_WATCHPOINT));
+	CHECK(strstr(respec_last_error(), "ENFORCE needs page protection"));
+	CHECK(!respec_memguard_watch(NULL, 8, pred, "offset", 0));
 
 	/* Not trapped while the predicate does not hold. */
 	CHECK_OK(respec_predicate_invalidate(pred));
@@ -151,6 +162,7 @@ static void report(const char *backend, unsigned flags)
 	unguarded_store(&file->offset, 9);
 	CHECK(atomic_load(&file->offset) == 9 && stats(w).trapped == 2);
 	CHECK_OK(respec_memguard_unwatch(w));
+	CHECK_FAILS(respec_memguard_unwatch(w), EINVAL, "unknown watch");
 	unguarded_store(&file->offset, 10);
 	CHECK(atomic_load(&file->offset) == 10);
 	CHECK_OK(respec_predicate_invalidate(pred));
@@ -268,10 +280,46 @@ static void threads(const char *backend, unsigned flags)
 	CHECK_OK(respec_predicate_invalidate(pred));
 }
 
+static void fallback(void)
+{
+	enum { TERMS = 5 };
+	_Atomic long *terms = respec_memguard_alloc_isolated(TERMS * sizeof *terms);
+	CHECK(terms);
+	respec_memguard *w[TERMS];
+	int watchpoints = 0;
+	for (int i = 0; i < TERMS; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "term%d", i);
+		w[i] = respec_memguard_watch((void *)&terms[i], sizeof terms[i], pred, name, 0);
+		CHECK(w[i]);
+		printf("%s: %s\n", name, stats(w[i]).backend);
+		watchpoints += strcmp(stats(w[i]).backend, "watchpoint") == 0;
+	}
+	const char *why = respec_memguard_watchpoints_unavailable();
+	CHECK(why ? watchpoints == 0 : watchpoints >= 1);
+	/* x86-64 has four debug registers per thread: the fifth term needs pages. */
+	CHECK(strcmp(stats(w[TERMS - 1]).backend, "pages") == 0);
+	if (!why)
+		CHECK(!respec_memguard_watch((void *)&terms[TERMS - 1], sizeof *terms, pred, "more",
+					     RESPEC_MEMGUARD_WATCHPOINT));
+	CHECK_OK(respec_predicate_establish(pred));
+	for (int i = 0; i < TERMS; i++) {
+		unguarded_store(&terms[i], i + 1);
+		CHECK(atomic_load(&terms[i]) == i + 1 && stats(w[i]).trapped == 1);
+	}
+	char *text = take_reports();
+	CHECK(strstr(text, "term \"term0\"") && strstr(text, "term \"term4\""));
+	for (int i = 0; i < TERMS; i++)
+		CHECK_OK(respec_memguard_unwatch(w[i]));
+	CHECK_OK(respec_predicate_invalidate(pred));
+	respec_memguard_free_isolated((void *)terms, TERMS * sizeof *terms);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s report|enforce|guarded|others|threads watchpoint|pages\n",
+		fprintf(stderr, "usage: %s report|enforce|guarded|others|threads watchpoint|pages, "
+			"or fallback auto\n",
 			argv[0]);
 		return 2;
 	}
@@ -302,6 +350,8 @@ int main(int argc, char **argv)
 		others(backend, flags);
 	else if (strcmp(scenario, "threads") == 0)
 		threads(backend, flags);
+	else if (strcmp(scenario, "fallback") == 0 && strcmp(backend, "auto") == 0)
+		fallback();
 	else {
 		fprintf(stderr, "unknown scenario %s for %s\n", scenario, backend);
 		return 2;
