@@ -83,7 +83,8 @@ typedef struct respec_memguard_stats {
 int respec_memguard_get_stats(const respec_memguard *watch, respec_memguard_stats *out);
 
 /* NULL when hardware watchpoints with synchronous SIGTRAP work here, otherwise
- * why not (probed once). */
+ * why not (probed once). RESPEC_MEMGUARD_WATCHPOINTS=off in the environment
+ * turns them off (leaving the debug registers to a debugger). */
 const char *respec_memguard_watchpoints_unavailable(void);
 
 /*
