@@ -13,6 +13,9 @@
  *             thread must never be seen by it (the predicate is broken and the
  *             slot replugged before each write lands), and each write ends
  *             re-specialized for the new value
+ *   inside-call  (pages) an ENFORCE write from inside a repluggable call
+ *             cannot wait for its grace period: the process says why and
+ *             aborts (in a child), as a guarded store there does
  *   guarded   RESPEC_GUARDED_STORE to a watched term does not trip
  *   others    writes to other data on the term's page (and to a field just
  *             before the term) land and are not reported
@@ -31,7 +34,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The object whose term `offset` is watched, laid out so that `before` ends
@@ -216,6 +221,45 @@ static void enforce(void)
 	CHECK_OK(respec_predicate_invalidate(pred));
 }
 
+static long store_inside_call(void)
+{
+	unguarded_store(&file->offset, 500);
+	return 0;
+}
+
+static void inside_call(void)
+{
+	int fds[2];
+	CHECK(pipe(fds) == 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		/* Watches do not survive fork(): the child sets up its own. */
+		dup2(fds[1], 2);
+		watch(RESPEC_MEMGUARD_ENFORCE, "pages");
+		static respec_slot outer;
+		CHECK_OK(respec_slot_init(&outer, "memguard.outer", RESPEC_PROTOCOL_DEFAULT,
+					  RESPEC_FN(store_inside_call)));
+		CHECK_OK(respec_predicate_establish(pred));
+		(void)RESPEC_CALL(&outer, long (*)(void));
+		_exit(0);
+	}
+	close(fds[1]);
+	char text[2048];
+	size_t len = 0;
+	for (ssize_t n; len + 1 < sizeof text && (n = read(fds[0], text + len, sizeof text - 1 - len)) > 0;)
+		len += (size_t)n;
+	text[len] = '\0';
+	close(fds[0]);
+	int status;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	printf("child: %s", text);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	CHECK(strstr(text, "cannot enforce a write to term \"offset\""));
+	CHECK(strstr(text, "inside a call"));
+}
+
 static void guarded(const char *backend, unsigned flags)
 {
 	respec_memguard *w = watch(flags, backend);
@@ -318,7 +362,7 @@ static void fallback(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s report|enforce|guarded|others|threads watchpoint|pages, "
+		fprintf(stderr, "usage: %s report|enforce|inside-call|guarded|others|threads watchpoint|pages, "
 			"or fallback auto\n",
 			argv[0]);
 		return 2;
@@ -344,6 +388,8 @@ int main(int argc, char **argv)
 		report(backend, flags);
 	else if (strcmp(scenario, "enforce") == 0 && strcmp(backend, "pages") == 0)
 		enforce();
+	else if (strcmp(scenario, "inside-call") == 0 && strcmp(backend, "pages") == 0)
+		inside_call();
 	else if (strcmp(scenario, "guarded") == 0)
 		guarded(backend, flags);
 	else if (strcmp(scenario, "others") == 0)
