@@ -183,10 +183,15 @@ static void chain(const struct sigaction *previous, int sig, siginfo_t *si, void
 {
 	if (previous->sa_flags & SA_SIGINFO) {
 		previous->sa_sigaction(sig, si, uc);
+	} else if (previous->sa_handler == SIG_IGN && sig == SIGTRAP) {
+		return;
 	} else if (previous->sa_handler == SIG_DFL || previous->sa_handler == SIG_IGN) {
-		/* Returning re-executes the faulting instruction, which then gets the
-		 * default action (a synchronous signal cannot be ignored). */
+		/* A fault re-executes its instruction on return and then gets the
+		 * default action (the kernel does not let a fault be ignored); a trap
+		 * has completed its instruction, so it is raised again. */
 		signal(sig, SIG_DFL);
+		if (sig == SIGTRAP)
+			raise(sig);
 	} else {
 		previous->sa_handler(sig);
 	}
@@ -465,7 +470,7 @@ static int choose_backend(struct respec_memguard *w)
 respec_memguard *respec_memguard_watch(void *addr, size_t len, respec_predicate *pred,
 				       const char *term, unsigned flags)
 {
-	if (!addr || len == 0 || !pred || !term ||
+	if (!addr || len == 0 || (uintptr_t)addr + len < (uintptr_t)addr || !pred || !term ||
 	    (flags & ~(unsigned)(RESPEC_MEMGUARD_ENFORCE | RESPEC_MEMGUARD_PAGES | RESPEC_MEMGUARD_WATCHPOINT))) {
 		respec__fail(EINVAL, "respec_memguard_watch: NULL or empty range, predicate or term, "
 				     "or unknown flags");
