@@ -4,8 +4,9 @@
  * concept (barrier, readers, slots, reclaim, predicates, stats, errors).
  *
  * Lock order, outermost first: predicate lock, slot replug locks (by address),
- * grace-period lock, registry lock. The registry lock is only ever held briefly
- * (never while waiting for callers), which is what lets fork() take it.
+ * grace-period lock, registry lock, MemGuard's table spinlock. The registry lock
+ * and the spinlock are only ever held briefly (never while waiting for
+ * callers), which is what lets fork() take them.
  */
 #ifndef RESPEC_RUNTIME_INTERNAL_H
 #define RESPEC_RUNTIME_INTERNAL_H
@@ -100,6 +101,44 @@ void respec__reclaim_fork_child(void);
 /* predicate.c */
 void respec__predicates_fork_child(void);
 void respec__predicates_print(FILE *out);
+
+/* predicate.c, for memguard.c: the predicate's own lock (watches start armed
+ * exactly when it holds). */
+void respec__predicate_lock(respec_predicate *pred);
+void respec__predicate_unlock(respec_predicate *pred);
+
+/* memguard.c: a predicate's watches are armed exactly while it holds
+ * (predicate lock held): before specialized code is plugged in, after it has
+ * been replugged to generic. */
+void respec__memguard_arm(respec_predicate *pred, bool armed);
+bool respec__memguard_watches(const respec_predicate *pred);
+void respec__memguard_fork_prepare(void);
+void respec__memguard_fork_parent(void);
+void respec__memguard_fork_child(void);
+
+/* watchpoint.c: perf breakpoints on every thread for [start, start + len). */
+int respec__watchpoints_open(uintptr_t start, size_t len, int **fds, size_t *count);
+/* Returns once the events (and their inherited copies) are switched. */
+void respec__watchpoints_enable(const int *fds, size_t count, bool on);
+void respec__watchpoints_close(const int *fds, size_t count);
+
+/* memguard_report.c: a trapped write, recorded in a signal handler. */
+#define RESPEC_REPORT_FRAMES 24
+struct respec__report {
+	uintptr_t addr;
+	long tid;
+	char term[48], pred[48], what[48];
+	unsigned nframes;
+	uintptr_t frames[RESPEC_REPORT_FRAMES]; /* [0]: the store */
+};
+/* Async-signal-safe once respec__report_start has run. `pc` is the trapping
+ * context's; `pc_exact` when it is the store (a fault), not the next one. */
+void respec__report_fill(struct respec__report *r, const char *term, respec_predicate *pred,
+			 const char *what, uintptr_t addr, uintptr_t pc, bool pc_exact);
+void respec__report_queue(const struct respec__report *r);
+bool respec__reports_on(void);
+void respec__report_start(void);
+void respec__report_fork_child(void);
 
 /* lifecycle.c: one-time setup (also run by a constructor). */
 void respec__init(void);

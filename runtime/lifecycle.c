@@ -23,10 +23,12 @@ static void fork_prepare(void)
 {
 	respec__reclaim_fork_prepare();
 	pthread_mutex_lock(&respec__registry_lock);
+	respec__memguard_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+	respec__memguard_fork_parent();
 	pthread_mutex_unlock(&respec__registry_lock);
 	respec__reclaim_fork_parent();
 }
@@ -37,6 +39,7 @@ static void fork_child(void)
 	respec__slots_fork_child();
 	respec__predicates_fork_child();
 	respec__barrier_fork_child();
+	respec__memguard_fork_child();
 	pthread_mutex_unlock(&respec__registry_lock);
 	respec__reclaim_fork_child();
 }

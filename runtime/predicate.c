@@ -78,6 +78,9 @@ int respec_predicate_destroy(respec_predicate *pred)
 {
 	if (!pred)
 		return respec__fail(EINVAL, "respec_predicate_destroy: NULL predicate");
+	if (respec__memguard_watches(pred))
+		return respec__fail(EBUSY, "respec_predicate_destroy(\"%s\"): MemGuard still watches "
+					   "its terms", pred->name);
 	pthread_mutex_lock(&pred->lock);
 	if (pred->holds) {
 		pthread_mutex_unlock(&pred->lock);
@@ -98,6 +101,16 @@ int respec_predicate_destroy(respec_predicate *pred)
 	free(pred->name);
 	free(pred);
 	return 0;
+}
+
+void respec__predicate_lock(respec_predicate *pred)
+{
+	pthread_mutex_lock(&pred->lock);
+}
+
+void respec__predicate_unlock(respec_predicate *pred)
+{
+	pthread_mutex_unlock(&pred->lock);
 }
 
 const char *respec_predicate_name(const respec_predicate *pred)
@@ -208,14 +221,17 @@ out:
 	return err;
 }
 
-/* Arms the watched objects' guards, then plugs FNS into the dependent slots:
- * from here on a guarded store breaks the predicate before it changes a term.
- * On failure the guards are disarmed again. Counts a success in *COUNTER. */
+/* Arms the watched objects' guards and MemGuard's watches of the terms, then
+ * plugs FNS into the dependent slots: from here on a guarded store breaks the
+ * predicate before it changes a term, and an unguarded one traps. On failure
+ * both are disarmed again. Counts a success in *COUNTER. */
 static int enable_specialized(respec_predicate *pred, respec_fn *fns, _Atomic uint64_t *counter)
 {
 	arm_spids(pred, pred);
+	respec__memguard_arm(pred, true);
 	int err = replug_dependents(pred, fns, false);
 	if (err) {
+		respec__memguard_arm(pred, false);
 		arm_spids(pred, NULL);
 		return err;
 	}
@@ -237,6 +253,8 @@ static int to_generic(respec_predicate *pred)
 		free(fns);
 	if (err)
 		return err;
+	/* No specialized code is left: the terms may change unwatched. */
+	respec__memguard_arm(pred, false);
 	arm_spids(pred, NULL);
 	pred->holds = false;
 	pred->invalidations++;

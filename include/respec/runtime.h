@@ -310,6 +310,10 @@ int respec_guard_end(respec_predicate *pred);
 /* Reports a failed guard in RESPEC_GUARDED_STORE (prints and aborts). */
 void respec__guard_failed(respec_predicate *pred, int err, const char *file, int line);
 
+/* A forgotten guard is caught at run time by MemGuard (respec/memguard.h):
+ * watches on the terms, armed while the predicate holds, that report unguarded
+ * writes or turn them into guarded stores. */
+
 /* Loads an object's SPID: one plain load (relaxed atomic). */
 static inline respec_predicate *respec_spid_load(respec_spid *spid)
 {
