@@ -157,8 +157,7 @@ GuardResult runGuard(const GuardOptions &Options) {
   for (size_t I = 0; I < Terms.size(); ++I)
     if (!Out.found[I])
       throw SpecError(Terms[I].origin == "--term" ? "" : Terms[I].origin,
-                      "term '" + Terms[I].text + "': " + Out.problems[I] +
-                          " in the analyzed sources");
+                      "term '" + Terms[I].text + "': " + Out.problems[I]);
 
   GuardResult Result;
   for (const Term &T : Terms)

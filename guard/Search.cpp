@@ -228,11 +228,12 @@ private:
     return Role == CallRole::WriteMemory || Role == CallRole::ReadMemory;
   }
 
-  /// A cast of an allocator's result, or of an argument of a deallocator or
+  /// A cast of an allocator's (or realloc's) result, or of an argument of a deallocator or
   /// memory function: no lasting second view of a live object.
   bool isAllocationOrLibraryArgument(const CastExpr *Cast) const {
     if (const auto *Call = dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenCasts());
-        Call && Roles.roleOf(Call) == CallRole::Allocate)
+        Call && (Roles.roleOf(Call) == CallRole::Allocate ||
+                 Roles.roleOf(Call) == CallRole::Reallocate))
       return true;
     const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ctx, Cast));
     return Call && Roles.roleOf(Call) != CallRole::None;

@@ -93,7 +93,7 @@ ResolvedTerms::ResolvedTerms(ASTContext &Ctx, const std::vector<Term> &Terms) : 
         Problem = "'" + T.global + "' is a function (" + where(Ctx, It->second) +
                   "), not a global variable";
       else
-        Problem = "no global variable named '" + T.global + "'";
+        Problem = "no global variable named '" + T.global + "' in the analyzed sources";
       continue;
     }
     const RecordDecl *R = nullptr;
@@ -114,7 +114,7 @@ ResolvedTerms::ResolvedTerms(ASTContext &Ctx, const std::vector<Term> &Terms) : 
       R = It->second;
     }
     if (!R) {
-      Problem = "no struct, union or typedef named '" + T.record + "'";
+      Problem = "no struct, union or typedef named '" + T.record + "' in the analyzed sources";
       continue;
     }
     const FieldDecl *Field = nullptr;
