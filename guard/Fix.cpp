@@ -215,7 +215,8 @@ std::vector<std::string> applyFixes(const std::vector<PlannedFix> &Fixes,
     if (!NewCode)
       throw SpecError(Path, "internal error: cannot apply the rewrites: " +
                                 llvm::toString(NewCode.takeError()));
-    if (!Code.contains("<respec/runtime.h>"))
+    static const std::regex IncludesRuntime(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<respec/runtime\.h>)");
+    if (!std::regex_search(Code.str(), IncludesRuntime))
       NewCode->insert(includeOffset(*NewCode), "#include <respec/runtime.h>\n");
     Rewritten[Path] = *NewCode;
   }
