@@ -2,22 +2,12 @@
 # through `respec guard`, with FileCheck lines beside it; librpc.test runs it on the
 # unmodified Sun RPC library the rpc case study fetches (when the build has it).
 import os
-import lit.formats
+import sys
 
-config.name = "respec-guard"
-config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".c", ".test"]
-config.excludes = ["Inputs"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.respec_bin_dir, "..", "..", "test", "guard")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import lit_respec
 
-config.environment["PATH"] = os.pathsep.join(
-    [config.respec_bin_dir, config.llvm_bin_dir, config.environment.get("PATH", "")])
-config.substitutions.append(("%respec", config.respec_tool))
-config.substitutions.append(("%inc", os.path.join(config.respec_src_root, "include")))
-config.substitutions.append(("%FileCheck", os.path.join(config.llvm_bin_dir, "FileCheck")))
-config.substitutions.append(("%not", os.path.join(config.llvm_bin_dir, "not")))
-config.substitutions.append(("%clang", os.path.join(config.llvm_bin_dir, "clang")))
+lit_respec.configure(config, "respec-guard", [".c", ".test"], os.path.dirname(__file__))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 if os.path.exists(os.path.join(config.sunrpc_dir, ".fetched")):
