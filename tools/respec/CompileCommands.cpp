@@ -106,10 +106,10 @@ SpecError jsonError(const std::string &Path, const std::string &ParserMessage) {
   return SpecError(Path, "not valid JSON: " + ParserMessage);
 }
 
-} // namespace
-
-std::map<std::string, CompileCommand> loadCompileCommands(const std::string &Dir,
-                                                          const std::vector<std::string> &Files) {
+/// Calls Visit(canonical file, its command) for each entry of
+/// DIR/compile_commands.json that Wanted(canonical file) accepts, in order.
+void forEachEntry(const std::string &Dir, function_ref<bool(const std::string &)> Wanted,
+                  function_ref<void(const std::string &, CompileCommand)> Visit) {
   SmallString<256> DatabasePath(Dir);
   sys::path::append(DatabasePath, "compile_commands.json");
   std::string Where = DatabasePath.str().str();
@@ -123,14 +123,8 @@ std::map<std::string, CompileCommand> loadCompileCommands(const std::string &Dir
   if (!Entries)
     throw SpecError(Where, "not a compilation database (an array of entries)");
 
-  SmallString<256> Cwd, DatabaseDir(Dir);
-  sys::fs::current_path(Cwd);
+  SmallString<256> DatabaseDir(Dir);
   sys::fs::make_absolute(DatabaseDir);
-  std::map<std::string, std::string> FileByPath; // canonical path -> the file as given
-  for (const std::string &File : Files)
-    FileByPath.emplace(canonicalPath(Cwd, File), File);
-
-  std::map<std::string, CompileCommand> Commands;
   for (size_t Index = 0; Index < Entries->size(); ++Index) {
     const json::Object *Entry = (*Entries)[Index].getAsObject();
     std::string EntryName = "entry " + std::to_string(Index + 1);
@@ -140,12 +134,44 @@ std::map<std::string, CompileCommand> loadCompileCommands(const std::string &Dir
       throw SpecError(Where, EntryName + " lacks \"directory\" or \"file\"");
     SmallString<256> Directory(*EntryDirectory); // absolute, as the format asks, or from here
     sys::fs::make_absolute(DatabaseDir, Directory);
-    auto Input = FileByPath.find(canonicalPath(Directory, *File));
-    if (Input == FileByPath.end() || Commands.count(Input->second))
-      continue; // not an input, or compiled twice: the first entry counts
-    Commands[Input->second] = {Directory.str().str(),
-                               clangFlagsOf(argumentsOf(*Entry, Directory, Where, EntryName))};
+    std::string Canonical = canonicalPath(Directory, *File);
+    if (!Wanted(Canonical))
+      continue;
+    Visit(Canonical, {Directory.str().str(),
+                      clangFlagsOf(argumentsOf(*Entry, Directory, Where, EntryName))});
   }
+}
+
+} // namespace
+
+std::map<std::string, CompileCommand> loadCompileCommands(const std::string &Dir,
+                                                          const std::vector<std::string> &Files) {
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  std::map<std::string, std::string> FileByPath; // canonical path -> the file as given
+  for (const std::string &File : Files)
+    FileByPath.emplace(canonicalPath(Cwd, File), File);
+  std::map<std::string, CompileCommand> Commands;
+  forEachEntry(
+      Dir,
+      [&](const std::string &Canonical) {
+        // Not an input, or compiled twice: the first entry counts.
+        auto Input = FileByPath.find(Canonical);
+        return Input != FileByPath.end() && !Commands.count(Input->second);
+      },
+      [&](const std::string &Canonical, CompileCommand Command) {
+        Commands[FileByPath[Canonical]] = std::move(Command);
+      });
+  return Commands;
+}
+
+std::map<std::string, CompileCommand> allCompileCommands(const std::string &Dir) {
+  std::map<std::string, CompileCommand> Commands;
+  forEachEntry(
+      Dir, [&](const std::string &Canonical) { return !Commands.count(Canonical); },
+      [&](const std::string &Canonical, CompileCommand Command) {
+        Commands[Canonical] = std::move(Command);
+      });
   return Commands;
 }
 

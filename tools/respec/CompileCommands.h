@@ -24,6 +24,10 @@ namespace respec {
 std::map<std::string, CompileCommand> loadCompileCommands(const std::string &Dir,
                                                           const std::vector<std::string> &Files);
 
+/// Every entry of DIR/compile_commands.json, keyed by the absolute path of its
+/// file (the first entry of a file compiled twice); same flags and errors.
+std::map<std::string, CompileCommand> allCompileCommands(const std::string &Dir);
+
 } // namespace respec
 
 #endif

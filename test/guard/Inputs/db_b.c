@@ -1,0 +1,3 @@
+#include "job.h"
+/* For compile-db.c */
+void step(struct job *j) { j->state++; }
