@@ -1,6 +1,7 @@
 # What the lit test suites of respec share: ShTest over C sources next to their
 # FileCheck lines, the tools on PATH, and the substitutions they use.
 import os
+import shutil
 import lit.formats
 
 
@@ -18,3 +19,12 @@ def configure(config, name, suffixes, source_dir):
     config.substitutions.append(("%inc", os.path.join(config.respec_src_root, "include")))
     for tool in ("FileCheck", "not", "clang"):
         config.substitutions.append(("%" + tool, os.path.join(config.llvm_bin_dir, tool)))
+    config.substitutions.append(("%python", "python3"))
+    config.substitutions.append(("%inputs", os.path.join(source_dir, "Inputs")))
+    # The Sun RPC library examples/rpc fetches at configure time, when the build
+    # has it, and the rpcgen that compiles interfaces for it.
+    if os.path.exists(os.path.join(config.sunrpc_dir, ".fetched")):
+        config.available_features.add("sunrpc")
+        config.substitutions.append(("%sunrpc", config.sunrpc_dir))
+    if shutil.which("rpcgen"):
+        config.available_features.add("rpcgen")

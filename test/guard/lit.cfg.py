@@ -8,8 +8,3 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import lit_respec
 
 lit_respec.configure(config, "respec-guard", [".c", ".test"], os.path.dirname(__file__))
-config.substitutions.append(("%python", "python3"))
-config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-if os.path.exists(os.path.join(config.sunrpc_dir, ".fetched")):
-    config.available_features.add("sunrpc")
-    config.substitutions.append(("%sunrpc", config.sunrpc_dir))
