@@ -174,8 +174,9 @@ private:
   static PointsTo shift(const PointsTo &P, int64_t Delta) {
     PointsTo R;
     for (Location L : P) {
-      if (L.kind == Location::Object && L.offset != AnyOffset)
-        L.offset = Delta == AnyOffset ? AnyOffset : L.offset + Delta;
+      if (L.kind == Location::Object && L.offset != AnyOffset &&
+          (Delta == AnyOffset || __builtin_add_overflow(L.offset, Delta, &L.offset)))
+        L.offset = AnyOffset;
       R.insert(L);
     }
     return R;
