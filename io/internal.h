@@ -228,7 +228,10 @@ struct io_costs {
 	uint64_t window;            /* window strategy step */
 	uint64_t drop_behind_min;   /* files above this drop PTEs behind the reader */
 };
-extern const struct io_costs io_costs IO_HIDDEN;
+extern struct io_costs io_costs IO_HIDDEN;
+/* Measures the costs on this machine, or reads them from its cache, once
+ * (costs.c); before that, io_costs holds the development machine's. */
+IO_HIDDEN void io_costs_init(void);
 /* Strategy for a file of `size` read from `pos` in requests of `count` bytes
  * after `rereads` re-reads, or RESPEC_IO_KERNEL when read(2) is cheaper. */
 IO_HIDDEN enum respec_io_strategy io_choose(uint64_t size, uint64_t pos, uint64_t count,

@@ -1,7 +1,6 @@
 /*
  * strategy.c — OMOS's choice of an I/O strategy per open, as a cost model with
- * constants measured on this machine by bench-io (its "thresholds" figures;
- * io/README.md quotes them).
+ * constants measured on the machine it runs on (costs.c).
  *
  * The decision is made at the first read that returned everything it asked
  * for, when the library knows what OMOS had to be told: the file's size, the
@@ -28,22 +27,6 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
-
-/* From `bench/run io` on the development machine (AMD EPYC, 2 vCPU KVM guest,
- * Linux 6.18, ext4): the "thresholds" object of bench/results/io.json and the
- * read-*-hot rows (io/README.md, "Strategies and thresholds"). */
-const struct io_costs io_costs = {
-	.syscall_ns = 300,          /* read(2) of 1 cached byte: 315 ns */
-	.kernel_copy_ns_kib = 17,   /* read(2) of 64 KiB: 1420 ns */
-	.user_copy_ns_kib = 11,     /* memcpy of 64 KiB from a mapping: 690 ns */
-	.setup_ns = 6000,           /* statx, fstatfs, lseek, lease 1.6 µs, slot, release */
-	.map_ns = 5500,             /* mmap + munmap */
-	.pte_populate_ns_kib = 50,  /* populating 4 KiB entries: 1 MiB in 58 µs */
-	.buffer_max = 256 << 10,
-	.whole_max = 16 << 20,
-	.window = 2 << 20,
-	.drop_behind_min = 1ull << 30,
-};
 
 /* What populating 2 MiB-aligned windows has cost in this process so far, in
  * ps per KiB: starts at the measured cost for page cache in 2 MiB folios (one
@@ -84,6 +67,7 @@ static double saving_per_read(uint64_t count)
 enum respec_io_strategy io_choose(uint64_t size, uint64_t pos, uint64_t count, unsigned hints,
 				  uint32_t rereads)
 {
+	io_costs_init();
 	if (size == 0 || count == 0)
 		return RESPEC_IO_KERNEL;
 	/* Disclosed random access: where the program is now says nothing. */

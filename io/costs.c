@@ -1,0 +1,319 @@
+/*
+ * costs.c — the cost model's constants (strategy.c), measured on the machine
+ * the library runs on, at the first decision, and cached per machine.
+ *
+ * What specializing a read path saves and costs depends on the machine: a
+ * system call's price (mitigations, virtualization), the kernel's and the
+ * CPU's copy bandwidth, what mmap and populating page tables cost. Constants
+ * measured on one development machine would choose wrongly elsewhere, so the
+ * first decision of a process measures them (a few milliseconds, on a 1 MiB
+ * temporary file of its own) unless a cache file for this machine has them:
+ * ${RESPEC_IO_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/respec}/io-costs-<key>,
+ * where the key is a hash of /etc/machine-id, the kernel release and the CPU
+ * model (a new kernel or a moved disk image measures again). A cache that does
+ * not parse, or holds a value outside sane bounds, is measured over.
+ *
+ *   RESPEC_IO_COSTS=builtin   the development machine's constants (below)
+ *   RESPEC_IO_COSTS=measure   measure even if a cache exists (and rewrite it)
+ *
+ * Each figure is the median of several batches. The fixed cost of
+ * specializing (checks, lease, slot, and later the release) is twelve system
+ * calls at the measured price plus the user-space part measured on the
+ * development machine; the size thresholds are not costs and stay fixed.
+ * When nothing can be measured (no writable directory), the built-in
+ * constants stay.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* From `bench/run io` on the development machine (AMD EPYC, 2 vCPU KVM guest,
+ * Linux 6.18, ext4): the "thresholds" object of bench/results/io.json and the
+ * read-*-hot rows (io/README.md, "Strategies and thresholds"). */
+struct io_costs io_costs = {
+	.syscall_ns = 300,          /* read(2) of 1 cached byte: 315 ns */
+	.kernel_copy_ns_kib = 17,   /* read(2) of 64 KiB: 1420 ns */
+	.user_copy_ns_kib = 11,     /* memcpy of 64 KiB from a mapping: 690 ns */
+	.setup_ns = 6000,           /* statx, fstatfs, lseek, lease 1.6 µs, slot, release */
+	.map_ns = 5500,             /* mmap + munmap */
+	.pte_populate_ns_kib = 50,  /* populating 4 KiB entries: 1 MiB in 58 µs */
+	.buffer_max = 256 << 10,
+	.whole_max = 16 << 20,
+	.window = 2 << 20,
+	.drop_behind_min = 1ull << 30,
+};
+
+/* The user-space part of setup_ns on the development machine (6 µs in all,
+ * twelve system calls of 300 ns). */
+enum { SETUP_SYSCALLS = 12, SETUP_USER_NS = 2400 };
+enum { PROBE_BYTES = 1 << 20, COPY_BYTES = 64 << 10, BATCHES = 9 };
+
+/* The measured constants, in the cache file's order. */
+static double *const cached_costs[] = {
+	&io_costs.syscall_ns, &io_costs.kernel_copy_ns_kib, &io_costs.user_copy_ns_kib,
+	&io_costs.setup_ns,   &io_costs.map_ns,            &io_costs.pte_populate_ns_kib,
+};
+static const char *const cached_names[] = {
+	"syscall_ns", "kernel_copy_ns_kib", "user_copy_ns_kib",
+	"setup_ns",   "map_ns",             "pte_populate_ns_kib",
+};
+enum { COSTS = sizeof cached_costs / sizeof cached_costs[0] };
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *samples, int n)
+{
+	qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
+	return samples[n / 2];
+}
+
+/* ---- where the cache lives --------------------------------------------------- */
+
+static uint64_t fnv1a(uint64_t hash, const char *text)
+{
+	for (; *text; text++)
+		hash = (hash ^ (unsigned char)*text) * 0x100000001b3ull;
+	return hash;
+}
+
+/* Appends the first line of path that starts with prefix (or the whole first
+ * line, for an empty prefix) to the hash. */
+static uint64_t hash_line(uint64_t hash, const char *path, const char *prefix)
+{
+	FILE *in = fopen(path, "re");
+	if (!in)
+		return hash;
+	char line[512];
+	while (fgets(line, sizeof line, in))
+		if (strncmp(line, prefix, strlen(prefix)) == 0) {
+			hash = fnv1a(hash, line);
+			break;
+		}
+	fclose(in);
+	return hash;
+}
+
+static bool cache_directory(char *dir, size_t size)
+{
+	const char *set = getenv("RESPEC_IO_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n = set && *set ? snprintf(dir, size, "%s", set)
+		: xdg && *xdg ? snprintf(dir, size, "%s/respec", xdg)
+		: home && *home ? snprintf(dir, size, "%s/.cache/respec", home)
+		: -1;
+	if (n < 0 || (size_t)n >= size)
+		return false;
+	/* Each missing level in turn (the cache home may not exist yet either). */
+	for (char *slash = dir + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+		*slash = '/';
+	}
+	return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}
+
+static void cache_file(char *path, size_t size, const char *dir)
+{
+	struct utsname host;
+	uint64_t key = 0xcbf29ce484222325ull;
+	key = hash_line(key, "/etc/machine-id", "");
+	key = hash_line(key, "/proc/cpuinfo", "model name");
+	if (uname(&host) == 0)
+		key = fnv1a(fnv1a(key, host.release), host.machine);
+	snprintf(path, size, "%s/io-costs-%016llx", dir, (unsigned long long)key);
+}
+
+static bool sane(double value)
+{
+	return value > 0 && value < 1e7;
+}
+
+static bool read_cache(const char *path)
+{
+	FILE *in = fopen(path, "re");
+	if (!in)
+		return false;
+	double values[COSTS];
+	int version = 0, found = 0;
+	if (fscanf(in, "respec-io-costs %d", &version) == 1 && version == 1)
+		for (; found < COSTS; found++) {
+			char name[32];
+			if (fscanf(in, "%31s %lf", name, &values[found]) != 2 ||
+			    strcmp(name, cached_names[found]) != 0 || !sane(values[found]))
+				break;
+		}
+	fclose(in);
+	if (found != COSTS)
+		return false;
+	for (int i = 0; i < COSTS; i++)
+		*cached_costs[i] = values[i];
+	return true;
+}
+
+/* Written to a temporary name and renamed: a process reading the cache meanwhile
+ * sees the old file or the whole new one. */
+static void write_cache(const char *path)
+{
+	char temporary[PATH_MAX];
+	if (snprintf(temporary, sizeof temporary, "%s.%d", path, (int)getpid()) >= (int)sizeof temporary)
+		return;
+	FILE *out = fopen(temporary, "we");
+	if (!out)
+		return;
+	fprintf(out, "respec-io-costs 1\n");
+	for (int i = 0; i < COSTS; i++)
+		fprintf(out, "%s %.3f\n", cached_names[i], *cached_costs[i]);
+	if (fclose(out) != 0 || rename(temporary, path) != 0)
+		unlink(temporary);
+}
+
+/* ---- measuring ------------------------------------------------------------------ */
+
+/* A cached regular file of PROBE_BYTES in dir, unlinked already. */
+static int probe_file(const char *dir)
+{
+	int fd = io_real.openat(AT_FDCWD, dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	char *block = malloc(COPY_BYTES);
+	bool written = block != NULL;
+	if (written) {
+		memset(block, 0x5a, COPY_BYTES);
+		for (off_t at = 0; at < PROBE_BYTES && written; at += COPY_BYTES)
+			written = pwrite(fd, block, COPY_BYTES, at) == COPY_BYTES;
+	}
+	free(block);
+	if (!written) {
+		io_real.close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool measure(int fd, double *measured)
+{
+	char *buffer = malloc(COPY_BYTES);
+	char *map = mmap(NULL, PROBE_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (!buffer || map == MAP_FAILED) {
+		free(buffer);
+		if (map != MAP_FAILED)
+			munmap(map, PROBE_BYTES);
+		return false;
+	}
+	double syscall[BATCHES], kernel[BATCHES], user[BATCHES], mapping[BATCHES], populate[BATCHES];
+	for (int b = 0; b < BATCHES; b++) {
+		double t = now_ns();
+		for (int i = 0; i < 64; i++)
+			io_real.pread(fd, buffer, 1, i);
+		syscall[b] = (now_ns() - t) / 64;
+
+		/* Both copies read bytes of the page cache not read lately, as a
+		 * reader going through a file does. */
+		off_t fresh = (off_t)(2 * b) % (PROBE_BYTES / COPY_BYTES) * COPY_BYTES;
+		t = now_ns();
+		io_real.pread(fd, buffer, COPY_BYTES, fresh);
+		kernel[b] = now_ns() - t;
+
+		t = now_ns();
+		memcpy(buffer, map + fresh + COPY_BYTES, COPY_BYTES);
+		__asm__ volatile("" : : "r"(buffer) : "memory"); /* the copy is used */
+		user[b] = now_ns() - t;
+
+		t = now_ns();
+		void *bare = mmap(NULL, PROBE_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+		if (bare != MAP_FAILED)
+			munmap(bare, PROBE_BYTES);
+		mapping[b] = now_ns() - t;
+
+		t = now_ns();
+		void *full = mmap(NULL, PROBE_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+		if (full != MAP_FAILED)
+			munmap(full, PROBE_BYTES);
+		populate[b] = now_ns() - t;
+	}
+	munmap(map, PROBE_BYTES);
+	free(buffer);
+
+	double kib = COPY_BYTES / 1024.0, syscall_ns = median(syscall, BATCHES);
+	double map_ns = median(mapping, BATCHES);
+	measured[0] = syscall_ns;
+	measured[1] = (median(kernel, BATCHES) - syscall_ns) / kib;
+	measured[2] = median(user, BATCHES) / kib;
+	measured[3] = SETUP_SYSCALLS * syscall_ns + SETUP_USER_NS;
+	measured[4] = map_ns;
+	measured[5] = (median(populate, BATCHES) - map_ns) / (PROBE_BYTES / 1024.0);
+	for (int i = 0; i < COSTS; i++)
+		if (!sane(measured[i]))
+			return false;
+	return true;
+}
+
+static void trace_costs(const char *source, double ms)
+{
+	IO_TRACE("costs %s in %.1f ms: syscall %.0f ns, kernel copy %.1f ns/KiB, user copy %.1f "
+		 "ns/KiB, setup %.0f ns, map %.0f ns, populate %.1f ns/KiB",
+		 source, ms, io_costs.syscall_ns, io_costs.kernel_copy_ns_kib,
+		 io_costs.user_copy_ns_kib, io_costs.setup_ns, io_costs.map_ns,
+		 io_costs.pte_populate_ns_kib);
+}
+
+static void find_costs(void)
+{
+	const char *setting = getenv("RESPEC_IO_COSTS");
+	double start = now_ns();
+	if (setting && strcmp(setting, "builtin") == 0) {
+		trace_costs("built-in", 0);
+		return;
+	}
+	char dir[PATH_MAX - 64], path[PATH_MAX];
+	bool cached = cache_directory(dir, sizeof dir);
+	if (cached) {
+		cache_file(path, sizeof path, dir);
+		if (!(setting && strcmp(setting, "measure") == 0) && read_cache(path)) {
+			trace_costs("read from the cache", (now_ns() - start) / 1e6);
+			return;
+		}
+	}
+	int fd = probe_file(cached ? dir : P_tmpdir);
+	double measured[COSTS];
+	bool ok = fd >= 0 && measure(fd, measured);
+	if (fd >= 0)
+		io_real.close(fd);
+	if (!ok) {
+		trace_costs("built-in (nothing to measure on)", 0);
+		return;
+	}
+	for (int i = 0; i < COSTS; i++)
+		*cached_costs[i] = measured[i];
+	if (cached)
+		write_cache(path);
+	trace_costs("measured", (now_ns() - start) / 1e6);
+}
+
+void io_costs_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, find_costs);
+}
