@@ -54,6 +54,7 @@ static const char *reason_text(enum io_reason reason)
 	case IO_REASON_SLOW: return "populating the mapping measured slower than read(2)";
 	case IO_REASON_ASYNC: return "the program set O_DIRECT, O_ASYNC, a lease or signals";
 	case IO_REASON_CLOSE: return "closed";
+	case IO_REASON_STOPPED: return "the process stopped (its leases are given back first)";
 	case IO_REASON_NONE: break;
 	}
 	return "unknown";

@@ -96,6 +96,7 @@ enum io_reason {
 	IO_REASON_SLOW,       /* populating measured slower than read(2) */
 	IO_REASON_ASYNC,      /* O_DIRECT/O_ASYNC, leases or signals set by the program */
 	IO_REASON_CLOSE,      /* the descriptor is being closed */
+	IO_REASON_STOPPED,    /* the process was told to stop (SIGTSTP, SIGTTIN, SIGTTOU) */
 };
 
 struct io_file;

@@ -25,6 +25,15 @@
  * wakes once a second to look for breaking leases whose signal was lost (a
  * full signal queue makes the kernel fall back to SIGIO, which it cannot take
  * without stealing the program's).
+ *
+ * A stopped process cannot release a lease: a writer's open would wait the
+ * whole lease-break-time (45 s). So while the program leaves SIGTSTP, SIGTTIN
+ * and SIGTTOU to their default action (stop), the first lease installs a
+ * handler for them: it has the guard thread give every lease back (the files
+ * go back to read(2) for good), waits for that at most 200 ms (a read of this
+ * very thread in progress on a leased file would hold it up), then stops the
+ * process as the default action would, and takes the signal again once
+ * continued. SIGSTOP cannot be caught: see io/README.md.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -32,8 +41,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,6 +83,23 @@ static void scan_for_breaks(void)
 	}
 }
 
+/* The hand-off value that asks the guard thread to give every lease back
+ * before the process stops; it answers on stop_pipe. */
+enum { STOP_REQUEST = -1 };
+static int stop_pipe[2] = {-1, -1};
+
+static void give_leases_back(void)
+{
+	int max = atomic_load(&io_max_tracked_fd);
+	for (int fd = 0; fd <= max; fd++) {
+		struct io_file *f = io_lookup(fd);
+		if (f && atomic_load(&f->state) == IO_SPECIALIZED && f->guard == RESPEC_IO_GUARD_LEASE)
+			io_unspecialize_now(f, IO_REASON_STOPPED);
+	}
+	char done = 1;
+	(void)!write(stop_pipe[1], &done, 1);
+}
+
 static void *guard_main(void *arg)
 {
 	(void)arg;
@@ -98,6 +127,10 @@ static void *guard_main(void *arg)
 			if (info.si_pid != self)
 				continue;
 			int value = info.si_value.sival_int;
+			if (value == STOP_REQUEST) {
+				give_leases_back();
+				continue;
+			}
 			struct io_file *f = io_lookup(value & 0xffff);
 			if (f)
 				io_unspecialize_now(f, (enum io_reason)(value >> 16));
@@ -128,6 +161,65 @@ static bool start_guard_thread(void)
 	}
 	pthread_mutex_unlock(&start_lock);
 	return ok;
+}
+
+static const int stop_signals[] = {SIGTSTP, SIGTTIN, SIGTTOU};
+
+/* Only async-signal-safe calls: it may interrupt any code of the program. */
+static void stop_handler(int sig)
+{
+	int saved_errno = errno;
+	pid_t guard = atomic_load(&guard_tid);
+	if (guard && atomic_load(&io_leases_held) > 0) {
+		char stale;
+		while (syscall(SYS_read, stop_pipe[0], &stale, 1) == 1) /* late answers */
+			;
+		siginfo_t request = {.si_signo = guard_signal(), .si_code = SI_QUEUE};
+		request.si_pid = getpid();
+		request.si_uid = getuid();
+		request.si_value.sival_int = STOP_REQUEST;
+		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), guard, guard_signal(), &request) == 0) {
+			struct pollfd answer = {.fd = stop_pipe[0], .events = POLLIN};
+			poll(&answer, 1, 200);
+		}
+	}
+	/* Stop here as the default action would; continued, take the signal
+	 * again. The signal is blocked while its handler runs, so it is raised
+	 * first and then let through. */
+	struct sigaction ours, stop = {.sa_handler = SIG_DFL};
+	sigaction(sig, &stop, &ours);
+	raise(sig);
+	sigset_t just;
+	sigemptyset(&just);
+	sigaddset(&just, sig);
+	pthread_sigmask(SIG_UNBLOCK, &just, NULL);
+	sigaction(sig, &ours, NULL);
+	errno = saved_errno;
+}
+
+/* The guard thread's answers; the handler reads them without blocking. */
+static bool open_stop_pipe(void)
+{
+	if (pipe2(stop_pipe, O_CLOEXEC) != 0) {
+		stop_pipe[0] = stop_pipe[1] = -1;
+		return false;
+	}
+	io_real.fcntl(stop_pipe[0], F_SETFL, O_NONBLOCK);
+	return true;
+}
+
+/* For the signals the program leaves to their default action. */
+static void install_stop_handlers(void)
+{
+	if (!open_stop_pipe())
+		return;
+	struct sigaction ours = {.sa_handler = stop_handler, .sa_flags = SA_RESTART};
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+		struct sigaction current;
+		if (sigaction(stop_signals[i], NULL, &current) == 0 && current.sa_handler == SIG_DFL &&
+		    !(current.sa_flags & SA_SIGINFO))
+			sigaction(stop_signals[i], &ours, NULL);
+	}
 }
 
 /* Puts the descriptor's signal settings back to the defaults of a fresh open. */
@@ -169,6 +261,8 @@ const char *io_guard_take(struct io_file *f, const struct io_facts *facts)
 		return "cannot direct lease breaks to the guard thread";
 	}
 	if (io_real.fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+		static pthread_once_t stop_handlers_once = PTHREAD_ONCE_INIT;
+		pthread_once(&stop_handlers_once, install_stop_handlers);
 		f->guard = RESPEC_IO_GUARD_LEASE;
 		atomic_fetch_add(&io_leases_held, 1);
 		return NULL;
@@ -226,6 +320,12 @@ void io_guard_fork_child(void)
 	 * every lease released) by the prepare handler. */
 	pthread_mutex_init(&start_lock, NULL);
 	atomic_store(&guard_tid, 0);
+	/* The stop handlers stay; the pipe to the guard thread is the parent's. */
+	if (stop_pipe[0] >= 0) {
+		io_real.close(stop_pipe[0]);
+		io_real.close(stop_pipe[1]);
+		open_stop_pipe();
+	}
 	atomic_store(&io_leases_held, 0);
 	io_data_fork_child();
 }

@@ -1,0 +1,122 @@
+/*
+ * stop.c — a process told to stop gives its leases back first (io/lease.c): a
+ * reader stopped by SIGTSTP (or SIGTTIN) while it holds a lease does not hold
+ * up a writer's open for the kernel's lease-break-time (45 s), and once
+ * continued it reads what the writer wrote. A program's own SIGTSTP handler is
+ * left alone.
+ */
+#include "iotest.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The reader: takes a lease, says so, waits to be told to go on (stopped and
+ * continued meanwhile), then reports what it reads at offset 0 and why the
+ * descriptor went back to read(2). */
+static void reader(const char *path, int ready, int go, int result)
+{
+	int fd = respec_io_open(path, O_RDONLY);
+	uint64_t word;
+	CHECK(respec_io_read(fd, &word, 8) == 8 && respec_io_read(fd, &word, 8) == 8, "read");
+	struct respec_io_info info;
+	CHECK(respec_io_info(fd, &info) == 0 && info.specialized && info.guard == RESPEC_IO_GUARD_LEASE,
+	      "no lease: %s", info.why_generic ? info.why_generic : "?");
+	CHECK(write(ready, "r", 1) == 1, "ready");
+	char byte;
+	while (read(go, &byte, 1) != 1)
+		; /* interrupted by the stop handler: SA_RESTART, or EINTR */
+	CHECK(respec_io_pread(fd, &word, 8, 0) == 8, "pread after continuing");
+	respec_io_info(fd, &info);
+	char report[256];
+	int n = snprintf(report, sizeof report, "%016llx %s", (unsigned long long)word,
+			 info.why_generic ? info.why_generic : "still specialized");
+	CHECK(write(result, report, (size_t)n) == n, "result");
+	exit(0);
+}
+
+/* A writer's open that waits out lease-break-time fails the test, and takes
+ * the stopped reader along (it would hold the test's output open). */
+static pid_t stopped_reader;
+static void waited_too_long(int sig)
+{
+	(void)sig;
+	static const char message[] = "stop.c: the writer's open waited for the stopped reader\n";
+	kill(stopped_reader, SIGKILL);
+	(void)!write(2, message, sizeof message - 1);
+	_exit(1);
+}
+
+static void stop_and_write(const char *path, int sig)
+{
+	int ready[2], go[2], result[2];
+	CHECK(pipe(ready) == 0 && pipe(go) == 0 && pipe(result) == 0, "pipes");
+	pid_t child = fork();
+	if (child == 0)
+		reader(path, ready[1], go[0], result[1]);
+	char byte;
+	CHECK(read(ready[0], &byte, 1) == 1, "reader not ready");
+
+	int status;
+	CHECK(kill(child, sig) == 0 && waitpid(child, &status, WUNTRACED) == child &&
+	      WIFSTOPPED(status), "reader did not stop");
+	/* Without the lease given back, this open waits lease-break-time; the
+	 * alarm fails the test long before. */
+	stopped_reader = child;
+	signal(SIGALRM, waited_too_long);
+	alarm(10);
+	double start = now_s();
+	int fd = open(path, O_WRONLY);
+	double waited = now_s() - start;
+	alarm(0);
+	CHECK(fd >= 0 && waited < 5, "writer's open took %.1f s", waited);
+	uint64_t fresh = 0xfeedface00000000ull | (unsigned)sig;
+	CHECK(pwrite(fd, &fresh, 8, 0) == 8 && close(fd) == 0, "write");
+
+	CHECK(kill(child, SIGCONT) == 0 && write(go[1], "g", 1) == 1, "continue");
+	char report[256] = {0};
+	CHECK(read(result[0], report, sizeof report - 1) > 0, "no result");
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "reader failed");
+	char expected[32];
+	snprintf(expected, sizeof expected, "%016llx", (unsigned long long)fresh);
+	CHECK(strncmp(report, expected, 16) == 0, "stale read after continuing: %s", report);
+	CHECK(strstr(report, "stopped") != NULL, "why generic: %s", report + 17);
+	printf("signal %d: the writer's open took %.0f µs; %s\n", sig, waited * 1e6, report + 17);
+	for (int i = 0; i < 2; i++) {
+		close(ready[i]);
+		close(go[i]);
+		close(result[i]);
+	}
+}
+
+static void own_handler(int sig)
+{
+	(void)sig;
+}
+
+int main(void)
+{
+	const char *path = "stop.dat";
+	free(make_file(path, 1 << 20, 0));
+	stop_and_write(path, SIGTSTP);
+	stop_and_write(path, SIGTTIN);
+
+	/* A program's own handler stays its own. */
+	signal(SIGTSTP, own_handler);
+	int fd = respec_io_open(path, O_RDONLY);
+	uint64_t word;
+	CHECK(respec_io_read(fd, &word, 8) == 8 && respec_io_read(fd, &word, 8) == 8, "read");
+	struct sigaction now;
+	CHECK(sigaction(SIGTSTP, NULL, &now) == 0 && now.sa_handler == own_handler,
+	      "the program's SIGTSTP handler was replaced");
+	respec_io_close(fd);
+	return 0;
+}
