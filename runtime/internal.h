@@ -102,6 +102,17 @@ void respec__reclaim_fork_child(void);
 void respec__predicates_fork_child(void);
 void respec__predicates_print(FILE *out);
 
+/* predicate.c, for feedback.c's back-off thread: a predicate whose back-off
+ * has expired by `now` (marked busy until back_off_over), else NULL and the
+ * earliest deadline in *next_due (UINT64_MAX: none). */
+respec_predicate *respec__predicates_take_due(uint64_t now, uint64_t *next_due);
+/* Re-specializes it (unless it holds again) and clears the mark. */
+void respec__predicate_back_off_over(respec_predicate *pred);
+/* feedback.c: a back-off began: the thread (started on first use) recomputes
+ * its deadline. */
+void respec__feedback_wake(void);
+void respec__feedback_fork_child(void);
+
 /* predicate.c, for memguard.c: the predicate's own lock (watches start armed
  * exactly when it holds). */
 void respec__predicate_lock(respec_predicate *pred);
@@ -139,6 +150,9 @@ void respec__report_queue(const struct respec__report *r);
 bool respec__reports_on(void);
 void respec__report_start(void);
 void respec__report_fork_child(void);
+
+/* lifecycle.c: starts a thread nobody joins; false if it could not. */
+bool respec__start_detached_thread(void *(*run)(void *));
 
 /* lifecycle.c: one-time setup (also run by a constructor). */
 void respec__init(void);

@@ -40,6 +40,7 @@ static void fork_child(void)
 	respec__predicates_fork_child();
 	respec__barrier_fork_child();
 	respec__memguard_fork_child();
+	respec__feedback_fork_child();
 	pthread_mutex_unlock(&respec__registry_lock);
 	respec__reclaim_fork_child();
 }
@@ -60,4 +61,15 @@ void respec__init(void)
 __attribute__((constructor)) static void init_at_load(void)
 {
 	respec__init();
+}
+
+bool respec__start_detached_thread(void *(*run)(void *))
+{
+	pthread_t thread;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	bool started = pthread_create(&thread, &attr, run, NULL) == 0;
+	pthread_attr_destroy(&attr);
+	return started;
 }

@@ -221,12 +221,7 @@ void respec__report_start(void)
 		fcntl(pipe_fds[1], F_SETFL, O_NONBLOCK);
 		void *warm[4];
 		backtrace(warm, 4); /* loads the unwinder now, not in a handler */
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		pthread_t thread;
-		started = pthread_create(&thread, &attr, reporter, NULL) == 0;
-		pthread_attr_destroy(&attr);
+		started = respec__start_detached_thread(reporter);
 	}
 	pthread_mutex_unlock(&start_lock);
 }

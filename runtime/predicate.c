@@ -11,6 +11,10 @@
  * them in (Synthetix's lseek updating is_read rather than unspecializing it).
  * The predicate's lock is held from begin to end, so "replug, then modify the
  * term, then respecialize" is one step for every other guard and establish.
+ *
+ * Feedback: each guarded store and replug is timed, and after a store that
+ * broke the predicate its policy (feedback.c) may keep it generic for a while
+ * instead; the back-off thread (feedback.c) re-specializes it afterwards.
  */
 #include "internal.h"
 
@@ -36,10 +40,21 @@ struct respec_predicate {
 	respec_respecialize_fn respecialize;
 	void *respecialize_arg;
 	_Atomic uint64_t establishes, invalidations, respecializations;
+	/* Feedback (under the lock; atomic where the stats table peeks). */
+	respec_policy_fn policy;
+	void *policy_arg;
+	_Atomic uint64_t guarded_stores, guard_fires, backoffs, respecialize_ns, replug_ns;
+	uint64_t consecutive_backoffs, last_store_ns;
+	double store_interval_ns;
+	_Atomic uint64_t backoff_until; /* monotonic ns; 0: not backing off */
+	_Atomic bool timer_busy;        /* the back-off thread is using it */
 	struct respec_predicate *next, **prev_next; /* all predicates (registry lock) */
 };
 
 static struct respec_predicate *predicates;
+
+static int respecialize(respec_predicate *pred);
+static void fill_stats(const respec_predicate *pred, respec_predicate_stats *out);
 
 static bool grow(void **array, size_t count, size_t elem)
 {
@@ -64,6 +79,7 @@ respec_predicate *respec_predicate_create(const char *name)
 		return NULL;
 	}
 	pthread_mutex_init(&pred->lock, NULL);
+	pred->policy = respec_policy_default;
 	pthread_mutex_lock(&respec__registry_lock);
 	pred->next = predicates;
 	pred->prev_next = &predicates;
@@ -95,6 +111,9 @@ int respec_predicate_destroy(respec_predicate *pred)
 	if (pred->next)
 		pred->next->prev_next = pred->prev_next;
 	pthread_mutex_unlock(&respec__registry_lock);
+	/* Unlinked: the back-off thread can no longer pick it, only finish. */
+	while (atomic_load(&pred->timer_busy))
+		sched_yield();
 	pthread_mutex_destroy(&pred->lock);
 	free(pred->deps);
 	free(pred->spids);
@@ -229,13 +248,16 @@ static int enable_specialized(respec_predicate *pred, respec_fn *fns, _Atomic ui
 {
 	arm_spids(pred, pred);
 	respec__memguard_arm(pred, true);
+	uint64_t start = respec__now_ns();
 	int err = replug_dependents(pred, fns, false);
+	pred->replug_ns += respec__now_ns() - start;
 	if (err) {
 		respec__memguard_arm(pred, false);
 		arm_spids(pred, NULL);
 		return err;
 	}
 	pred->holds = true;
+	atomic_store(&pred->backoff_until, 0);
 	(*counter)++;
 	return 0;
 }
@@ -248,7 +270,9 @@ static int to_generic(respec_predicate *pred)
 		return respec__fail(ENOMEM, "predicate \"%s\": out of memory", pred->name);
 	for (size_t i = 0; i < pred->ndeps; i++)
 		fns[i] = pred->deps[i].slot->state->generic;
+	uint64_t start = respec__now_ns();
 	int err = replug_dependents(pred, fns, true);
+	pred->replug_ns += respec__now_ns() - start;
 	if (fns != stack_fns)
 		free(fns);
 	if (err)
@@ -307,6 +331,20 @@ int respec_predicate_invalidate(respec_predicate *pred)
 	return err;
 }
 
+/* The recent mean time between guarded stores: what the policy compares the
+ * cost of re-specializing with. */
+static void note_store(respec_predicate *pred)
+{
+	uint64_t now = respec__now_ns();
+	if (pred->guarded_stores++ > 0) {
+		double interval = (double)(now - pred->last_store_ns);
+		pred->store_interval_ns = pred->store_interval_ns == 0
+						  ? interval
+						  : 0.75 * pred->store_interval_ns + 0.25 * interval;
+	}
+	pred->last_store_ns = now;
+}
+
 int respec_guard_begin(respec_predicate *pred)
 {
 	if (!pred)
@@ -315,9 +353,12 @@ int respec_guard_begin(respec_predicate *pred)
 	if (err)
 		return err;
 	pthread_mutex_lock(&pred->lock);
+	note_store(pred);
 	/* Another guard may have broken it while we waited for the lock; then the
 	 * store needs no replug (no specialized code is plugged in). */
 	bool broke = pred->holds;
+	if (broke)
+		pred->guard_fires++;
 	if (broke && (err = to_generic(pred)) != 0) {
 		pthread_mutex_unlock(&pred->lock);
 		return err;
@@ -340,38 +381,139 @@ int respec_guard_end(respec_predicate *pred)
 	pred->in_guard = false;
 	int err = 0;
 	if (pred->guard_broke && pred->respecialize) {
-		respec_fn stack_fns[8] = {0};
-		respec_fn *fns = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *fns);
-		if (!fns) {
-			err = respec__fail(ENOMEM, "respec_guard_end(\"%s\"): out of memory", pred->name);
+		respec_predicate_stats stats;
+		fill_stats(pred, &stats);
+		uint64_t backoff = pred->policy(pred, &stats, pred->policy_arg);
+		if (backoff == 0) {
+			pred->consecutive_backoffs = 0;
+			err = respecialize(pred);
 		} else {
-			bool any = false;
-			for (size_t i = 0; i < pred->ndeps; i++) {
-				fns[i] = pred->respecialize(pred, pred->deps[i].slot, pred->respecialize_arg);
-				any |= fns[i] != NULL;
-			}
-			if (any) {
-				err = enable_specialized(pred, fns, &pred->respecializations);
-			}
-			if (fns != stack_fns)
-				free(fns);
+			pred->consecutive_backoffs++;
+			pred->backoffs++;
+			atomic_store(&pred->backoff_until, respec__now_ns() + backoff);
+			respec__feedback_wake();
 		}
 	}
 	pthread_mutex_unlock(&pred->lock);
 	return err;
 }
 
+/* Asks the respecialize callback for every dependent, and plugs in what it
+ * gives. Called with the lock held and the predicate not holding. */
+static int respecialize(respec_predicate *pred)
+{
+	respec_fn stack_fns[8] = {0};
+	respec_fn *fns = pred->ndeps <= 8 ? stack_fns : malloc(pred->ndeps * sizeof *fns);
+	if (!fns)
+		return respec__fail(ENOMEM, "predicate \"%s\": out of memory", pred->name);
+	uint64_t start = respec__now_ns();
+	bool any = false;
+	for (size_t i = 0; i < pred->ndeps; i++) {
+		fns[i] = pred->respecialize(pred, pred->deps[i].slot, pred->respecialize_arg);
+		any |= fns[i] != NULL;
+	}
+	pred->respecialize_ns += respec__now_ns() - start;
+	int err = any ? enable_specialized(pred, fns, &pred->respecializations) : 0;
+	if (fns != stack_fns)
+		free(fns);
+	return err;
+}
+
+static void fill_stats(const respec_predicate *pred, respec_predicate_stats *out)
+{
+	*out = (respec_predicate_stats){
+		.name = pred->name,
+		.holds = atomic_load(&pred->holds),
+		.backing_off = atomic_load(&pred->backoff_until) != 0,
+		.establishes = atomic_load(&pred->establishes),
+		.invalidations = atomic_load(&pred->invalidations),
+		.respecializations = atomic_load(&pred->respecializations),
+		.guarded_stores = atomic_load(&pred->guarded_stores),
+		.guard_fires = atomic_load(&pred->guard_fires),
+		.backoffs = atomic_load(&pred->backoffs),
+		.consecutive_backoffs = pred->consecutive_backoffs,
+		.respecialize_ns = atomic_load(&pred->respecialize_ns),
+		.replug_ns = atomic_load(&pred->replug_ns),
+		.store_interval_ns = pred->store_interval_ns,
+	};
+	for (size_t i = 0; i < pred->ndeps; i++) {
+		respec_slot_stats slot;
+		if (respec_slot_get_stats(pred->deps[i].slot, &slot) == 0) {
+			out->calls_specialized += slot.calls_specialized;
+			out->calls_generic += slot.calls_generic;
+		}
+	}
+}
+
+int respec_predicate_get_stats(const respec_predicate *pred, respec_predicate_stats *out)
+{
+	if (!pred || !out)
+		return respec__fail(EINVAL, "respec_predicate_get_stats: NULL argument");
+	respec_predicate *locked = (respec_predicate *)pred;
+	pthread_mutex_lock(&locked->lock);
+	fill_stats(pred, out);
+	pthread_mutex_unlock(&locked->lock);
+	return 0;
+}
+
+int respec_predicate_set_policy(respec_predicate *pred, respec_policy_fn fn, void *arg)
+{
+	if (!pred)
+		return respec__fail(EINVAL, "respec_predicate_set_policy: NULL predicate");
+	pthread_mutex_lock(&pred->lock);
+	pred->policy = fn ? fn : respec_policy_default;
+	pred->policy_arg = fn ? arg : NULL;
+	pthread_mutex_unlock(&pred->lock);
+	return 0;
+}
+
+respec_predicate *respec__predicates_take_due(uint64_t now, uint64_t *next_due)
+{
+	*next_due = UINT64_MAX;
+	respec_predicate *due = NULL;
+	pthread_mutex_lock(&respec__registry_lock);
+	for (respec_predicate *p = predicates; p && !due; p = p->next) {
+		uint64_t until = atomic_load(&p->backoff_until);
+		if (until != 0 && until <= now && !atomic_load(&p->timer_busy)) {
+			atomic_store(&p->timer_busy, true);
+			due = p;
+		} else if (until != 0 && until < *next_due) {
+			*next_due = until;
+		}
+	}
+	pthread_mutex_unlock(&respec__registry_lock);
+	return due;
+}
+
+void respec__predicate_back_off_over(respec_predicate *pred)
+{
+	pthread_mutex_lock(&pred->lock);
+	/* A guard or an establish since may have ended the back-off already. */
+	if (atomic_load(&pred->backoff_until) != 0) {
+		atomic_store(&pred->backoff_until, 0);
+		if (!pred->holds && pred->respecialize)
+			respecialize(pred);
+	}
+	pthread_mutex_unlock(&pred->lock);
+	atomic_store(&pred->timer_busy, false);
+}
+
 void respec__predicates_print(FILE *out)
 {
 	pthread_mutex_lock(&respec__registry_lock);
 	if (predicates)
-		fprintf(out, "%-24s %6s %12s %13s %17s\n", "predicate", "holds", "establishes",
-			"invalidations", "respecializations");
+		fprintf(out, "%-24s %6s %12s %13s %17s %8s %8s %9s %12s\n", "predicate", "holds",
+			"establishes", "invalidations", "respecializations", "stores", "fires",
+			"backoffs", "replug+spec");
 	for (respec_predicate *p = predicates; p; p = p->next)
-		fprintf(out, "%-24s %6s %12llu %13llu %17llu\n", p->name, p->holds ? "yes" : "no",
-			(unsigned long long)atomic_load(&p->establishes),
+		fprintf(out, "%-24s %6s %12llu %13llu %17llu %8llu %8llu %9llu %10.1fms\n", p->name,
+			p->holds ? "yes" : "no", (unsigned long long)atomic_load(&p->establishes),
 			(unsigned long long)atomic_load(&p->invalidations),
-			(unsigned long long)atomic_load(&p->respecializations));
+			(unsigned long long)atomic_load(&p->respecializations),
+			(unsigned long long)atomic_load(&p->guarded_stores),
+			(unsigned long long)atomic_load(&p->guard_fires),
+			(unsigned long long)atomic_load(&p->backoffs),
+			(double)(atomic_load(&p->replug_ns) + atomic_load(&p->respecialize_ns)) / 1e6);
 	pthread_mutex_unlock(&respec__registry_lock);
 }
 
@@ -382,5 +524,6 @@ void respec__predicates_fork_child(void)
 	for (respec_predicate *p = predicates; p; p = p->next) {
 		pthread_mutex_init(&p->lock, NULL);
 		p->in_guard = false;
+		atomic_store(&p->timer_busy, false);
 	}
 }

@@ -83,15 +83,9 @@ int respec__reclaim_enqueue(respec_slot *slot, respec_fn old, respec_reclaim_fn 
 	*queue_tail = item;
 	queue_tail = &item->next;
 	queued_total++;
-	if (!reclaimer_started) {
-		pthread_t thread;
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		/* Without a reclaimer, callbacks still run at respec_barrier(). */
-		reclaimer_started = pthread_create(&thread, &attr, reclaimer, NULL) == 0;
-		pthread_attr_destroy(&attr);
-	}
+	/* Without a reclaimer, callbacks still run at respec_barrier(). */
+	if (!reclaimer_started)
+		reclaimer_started = respec__start_detached_thread(reclaimer);
 	pthread_cond_broadcast(&queue_changed);
 	pthread_mutex_unlock(&queue_lock);
 	return 0;

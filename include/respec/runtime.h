@@ -307,6 +307,54 @@ const char *respec_predicate_name(const respec_predicate *pred);
 int respec_guard_begin(respec_predicate *pred);
 int respec_guard_end(respec_predicate *pred);
 
+/* ---- feedback: when specializing stops paying ---------------------------- */
+
+/*
+ * What a predicate's guards and replugs have cost so far. A predicate whose
+ * terms change so often that re-specializing costs more than it saves should
+ * stay generic for a while: after each guarded store that broke it, its policy
+ * says for how long (0: re-specialize now, as without a policy). Once that time
+ * has passed, librespec's back-off thread re-specializes it through the
+ * respecialize callback (which may therefore run on that thread).
+ */
+typedef struct respec_predicate_stats {
+	const char *name;
+	bool holds;
+	bool backing_off;          /* generic until the policy's period has passed */
+	uint64_t establishes, invalidations, respecializations;
+	uint64_t guarded_stores;   /* respec_guard_begin calls */
+	uint64_t guard_fires;      /* ... that found it established and broke it */
+	uint64_t backoffs;         /* times the policy kept it generic for a while */
+	uint64_t consecutive_backoffs; /* since the policy last said "now" */
+	uint64_t respecialize_ns;  /* in the respecialize callback, all calls */
+	uint64_t replug_ns;        /* replugging its slots, both ways */
+	double store_interval_ns;  /* recent mean time between guarded stores; 0: fewer than 2 */
+	/* Its slots' calls (counted only while call counting is on). */
+	uint64_t calls_specialized, calls_generic;
+} respec_predicate_stats;
+
+int respec_predicate_get_stats(const respec_predicate *pred, respec_predicate_stats *out);
+
+/* Nanoseconds to stay generic after a guarded store broke the predicate. */
+typedef uint64_t (*respec_policy_fn)(respec_predicate *pred, const respec_predicate_stats *stats,
+				     void *arg);
+/* NULL restores the default, respec_policy_default. A predicate without a
+ * respecialize callback is never re-specialized by a policy. */
+int respec_predicate_set_policy(respec_predicate *pred, respec_policy_fn fn, void *arg);
+/*
+ * The default: one break, replug and re-specialization (their mean cost so
+ * far) must take at most 5% of the time between guarded stores (its recent
+ * mean); otherwise stay generic for 1 ms, doubling with each consecutive
+ * back-off up to about 1 s. So a writer breaking the predicate ever faster
+ * costs the program at most about 5% over its generic code, and a predicate
+ * that became stable again is specialized again within the back-off period.
+ */
+uint64_t respec_policy_default(respec_predicate *pred, const respec_predicate_stats *stats,
+			       void *arg);
+/* Re-specialize after every break, whatever it costs. */
+uint64_t respec_policy_always(respec_predicate *pred, const respec_predicate_stats *stats,
+			      void *arg);
+
 /* Reports a failed guard in RESPEC_GUARDED_STORE (prints and aborts). */
 void respec__guard_failed(respec_predicate *pred, int err, const char *file, int line);
 

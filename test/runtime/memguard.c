@@ -189,6 +189,8 @@ static void enforce(void)
 {
 	respec_memguard *w = watch(RESPEC_MEMGUARD_ENFORCE, "pages");
 	CHECK_OK(respec_predicate_set_respecialize(pred, respecialize, NULL));
+	/* Every guarded store is followed at once by a re-specialization. */
+	CHECK_OK(respec_predicate_set_policy(pred, respec_policy_always, NULL));
 	atomic_store(&specialized_for, atomic_load(&file->offset));
 	CHECK_OK(respec_predicate_establish(pred));
 	pthread_t caller;
@@ -264,6 +266,8 @@ static void guarded(const char *backend, unsigned flags)
 {
 	respec_memguard *w = watch(flags, backend);
 	CHECK_OK(respec_predicate_set_respecialize(pred, respecialize, NULL));
+	/* Every guarded store is followed at once by a re-specialization. */
+	CHECK_OK(respec_predicate_set_policy(pred, respec_policy_always, NULL));
 	CHECK_OK(respec_predicate_establish(pred));
 	for (long i = 0; i < 5; i++) {
 		RESPEC_GUARDED_STORE(file->spid, file->offset, 50 + i);

@@ -80,6 +80,8 @@ int main(void)
 
 	/* With the callback: incremental re-specialization after the store. */
 	CHECK_OK(respec_predicate_set_respecialize(sequential, respecialize, &file));
+	/* Every guarded store is followed at once by a re-specialization. */
+	CHECK_OK(respec_predicate_set_policy(sequential, respec_policy_always, NULL));
 	CHECK_OK(respec_predicate_establish(sequential));
 	RESPEC_GUARDED_STORE(file.spid, file.offset, 42);
 	CHECK(observed_offset_at_respecialize == 42);

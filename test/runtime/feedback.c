@@ -1,0 +1,146 @@
+/*
+ * feedback.c — the feedback policy (runtime/feedback.c): a writer breaking a
+ * predicate now and then gets it re-specialized at every write; a writer
+ * breaking it back to back (the cycle costs more than 5% of the time between
+ * writes) makes it back off and run generic code, with few re-specializations;
+ * once the writer stops, the back-off thread re-specializes it without any
+ * write; respec_policy_always re-specializes at every break again; a custom
+ * policy gets the figures and its period is honored. The respecialize callback
+ * costs 200 µs, as a small run-time specialization would.
+ */
+#include "check.h"
+#include "respec/runtime.h"
+
+#include <stdint.h>
+#include <time.h>
+
+enum { RESPECIALIZE_NS = 200000 };
+
+static struct {
+	respec_spid spid;
+	int term;
+} object;
+static respec_slot slot;
+
+static int generic_get(void) { return -1; }
+static int specialized_get(void) { return object.term; }
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec t = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+	nanosleep(&t, NULL);
+}
+
+static respec_fn respecialize(respec_predicate *pred, respec_slot *s, void *arg)
+{
+	(void)pred;
+	(void)s;
+	(void)arg;
+	for (uint64_t start = now_ns(); now_ns() - start < RESPECIALIZE_NS;)
+		;
+	return RESPEC_FN(specialized_get);
+}
+
+static respec_predicate_stats stats_of(respec_predicate *pred)
+{
+	respec_predicate_stats stats;
+	CHECK_OK(respec_predicate_get_stats(pred, &stats));
+	return stats;
+}
+
+static int call(void)
+{
+	return RESPEC_CALL(&slot, int (*)(void));
+}
+
+/* Waits up to 3 s for the back-off thread to have specialized it again. */
+static void wait_until_specialized(respec_predicate *pred)
+{
+	for (int i = 0; i < 3000 && !respec_predicate_holds(pred); i++)
+		sleep_ns(1000000);
+	CHECK(respec_predicate_holds(pred));
+	CHECK(call() == object.term);
+	CHECK(!stats_of(pred).backing_off);
+}
+
+static unsigned custom_calls;
+static uint64_t custom_policy(respec_predicate *pred, const respec_predicate_stats *stats, void *arg)
+{
+	CHECK(arg == &custom_calls);
+	CHECK(!respec_predicate_holds(pred) && stats->guard_fires >= 1 &&
+	      stats->guarded_stores >= stats->guard_fires && stats->replug_ns > 0);
+	return custom_calls++ == 0 ? 5000000 : 0; /* 5 ms once, then at once */
+}
+
+int main(void)
+{
+	CHECK_OK(respec_slot_init(&slot, "feedback.get", RESPEC_PROTOCOL_DEFAULT,
+				  RESPEC_FN(generic_get)));
+	respec_predicate *pred = respec_predicate_create("feedback.term");
+	CHECK(pred);
+	CHECK_OK(respec_predicate_add_slot(pred, &slot, RESPEC_FN(specialized_get)));
+	CHECK_OK(respec_predicate_watch(pred, &object.spid));
+	CHECK_OK(respec_predicate_set_respecialize(pred, respecialize, NULL));
+	CHECK_OK(respec_predicate_establish(pred));
+
+	/* A writer every 50 ms: 200 µs of re-specialization is 0.4% of that
+	 * (room for sanitizers' slower replugs). */
+	for (int i = 1; i <= 10; i++) {
+		sleep_ns(50000000);
+		RESPEC_GUARDED_STORE(object.spid, object.term, i);
+		CHECK(respec_predicate_holds(pred) && call() == i);
+	}
+	respec_predicate_stats slow = stats_of(pred);
+	CHECK(slow.guarded_stores == 10 && slow.guard_fires == 10 && slow.respecializations == 10 &&
+	      slow.backoffs == 0 && slow.respecialize_ns >= 10ull * RESPECIALIZE_NS);
+
+	/* A writer back to back: the policy backs off, so most stores find the
+	 * predicate broken already (without a policy, each would break it). */
+	uint64_t start = now_ns();
+	for (int i = 0; i < 2000; i++)
+		RESPEC_GUARDED_STORE(object.spid, object.term, 100 + i);
+	uint64_t fast_ns = now_ns() - start;
+	respec_predicate_stats fast = stats_of(pred);
+	uint64_t fast_fires = fast.guard_fires - slow.guard_fires;
+	printf("back to back: 2000 stores in %.1f ms, %llu broke it, %llu back-offs\n",
+	       (double)fast_ns / 1e6, (unsigned long long)fast_fires,
+	       (unsigned long long)fast.backoffs);
+	CHECK(fast.backoffs >= 1 && fast_fires < 40 &&
+	      fast.respecializations - slow.respecializations < 40);
+
+	/* The writer stopped: specialized again, with no write to trigger it. */
+	wait_until_specialized(pred);
+	CHECK(call() == 2099);
+
+	/* Every break re-specialized, whatever it costs. */
+	CHECK_OK(respec_predicate_set_policy(pred, respec_policy_always, NULL));
+	uint64_t before = stats_of(pred).respecializations;
+	for (int i = 0; i < 20; i++) {
+		RESPEC_GUARDED_STORE(object.spid, object.term, 3000 + i);
+		CHECK(respec_predicate_holds(pred) && call() == 3000 + i);
+	}
+	CHECK(stats_of(pred).respecializations == before + 20);
+
+	/* A custom policy: 5 ms generic after the first break. */
+	CHECK_OK(respec_predicate_set_policy(pred, custom_policy, &custom_calls));
+	RESPEC_GUARDED_STORE(object.spid, object.term, 4000);
+	CHECK(custom_calls == 1 && !respec_predicate_holds(pred) && call() == -1);
+	wait_until_specialized(pred);
+	CHECK(call() == 4000);
+	RESPEC_GUARDED_STORE(object.spid, object.term, 4001);
+	CHECK(custom_calls == 2 && respec_predicate_holds(pred) && call() == 4001);
+
+	/* NULL: the default again. */
+	CHECK_OK(respec_predicate_set_policy(pred, NULL, NULL));
+	CHECK_OK(respec_predicate_invalidate(pred));
+	CHECK_OK(respec_predicate_destroy(pred));
+	printf("PASS\n");
+	return 0;
+}
