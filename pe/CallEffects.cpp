@@ -395,13 +395,14 @@ private:
       visitCall(*Call);
     } else if (isa<VAArgInst>(I)) {
       throw GiveUp();
-    } else if (I.mayWriteToMemory()) {
-      throw GiveUp(); // an instruction this analysis does not model
-    } else if (!I.getType()->isVoidTy()) {
-      // Casts, arithmetic, comparisons, vector element moves: a pointer
-      // through them keeps only its object.
+    } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<UnaryOperator>(I) ||
+               isa<CmpInst>(I) || isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+               isa<ShuffleVectorInst>(I)) {
+      // A pointer through arithmetic or a vector keeps only its object.
       for (const Use &Op : I.operands())
         define(I, anyOffset(valueOf(Op)));
+    } else if (!I.isTerminator() || I.mayWriteToMemory() || !I.getType()->isVoidTy()) {
+      throw GiveUp(); // an instruction this analysis does not model (landingpad, fence, ...)
     }
   }
 
