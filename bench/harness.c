@@ -1,6 +1,6 @@
 /*
  * harness.c — implementation of the benchmark harness (see harness.h and
- * BENCHMARKS.md for the protocol it follows).
+ * bench/README.md for the protocol it follows).
  */
 #define _GNU_SOURCE
 #include "harness.h"

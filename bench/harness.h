@@ -1,7 +1,7 @@
 /*
  * harness.h — the benchmark harness every respec case study links.
  *
- * It implements the protocol of BENCHMARKS.md once: a benchmark program registers
+ * It implements the protocol of bench/README.md once: a benchmark program registers
  * cases, each with variants (the first must be "generic"); the harness checks that
  * every variant's output matches generic's before timing anything, calibrates each
  * variant to samples of a few milliseconds, warms up, runs the variants interleaved
@@ -99,7 +99,7 @@ struct bench_case *bench_add_case(struct bench *bench, const char *name);
  */
 void bench_case_check_iterations(struct bench_case *c, uint64_t iterations);
 /*
- * Variant names follow BENCHMARKS.md (generic, respec, clang-lto, hand, ...). A name
+ * Variant names follow bench/README.md (generic, respec, clang-lto, hand, ...). A name
  * ending in a target's suffix (examples/variant_targets.h: respec-v3 is respec built
  * with -march=x86-64-v3) marks a variant built for that target: if this CPU cannot run
  * it, the variant is left out (not called, not reported) and the run says which

@@ -5,7 +5,7 @@
  * (bench/harness.h: outputs checked against generic's first, interleaved rounds,
  * median and min).
  *
- * Variants (BENCHMARKS.md names):
+ * Variants (bench/README.md names):
  *   generic         the spec compiled with clang -O2: libpcap's bpf_filter.c
  *                   interpreting the program
  *   libpcap         bpf_filter() of the installed libpcap.so (what tcpdump runs)
