@@ -1,6 +1,6 @@
 /*
  * harness.c — implementation of the benchmark harness (see harness.h and
- * BENCHMARKS.md for the protocol it follows).
+ * bench/README.md for the protocol it follows).
  */
 #define _GNU_SOURCE
 #include "harness.h"
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,7 +35,7 @@ struct variant {
 	void *ctx;
 	uint64_t iterations; /* per sample, from calibration */
 	double *samples;     /* ns per operation, one per round */
-	double median, min;
+	struct bench_stats stats;
 };
 
 struct bench_case {
@@ -56,6 +57,8 @@ struct bench {
 	bool quick;
 	const char *json_path;
 	int rounds;
+	uint64_t seed;
+	uint64_t order_state; /* bench_shuffle's, from seed */
 	double sample_ns;
 	int pinned_cpu; /* -1 when not pinned */
 	clockid_t clock;
@@ -91,13 +94,14 @@ static void *grow(const struct bench *bench, void *array, size_t count, size_t s
 
 static _Noreturn void usage(const char *program)
 {
-	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N]\n", program);
+	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N] [--seed N]\n", program);
 	exit(2);
 }
 
 struct bench_options bench_parse_options(int argc, char **argv)
 {
 	struct bench_options options = { 0 };
+	bool seeded = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0) {
 			options.quick = true;
@@ -108,11 +112,85 @@ struct bench_options bench_parse_options(int argc, char **argv)
 			options.rounds = (int)strtol(argv[++i], &end, 10);
 			if (*end != '\0' || options.rounds < 1)
 				usage(argv[0]);
+		} else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			options.seed = strtoull(argv[++i], &end, 10);
+			if (*end != '\0' || errno != 0 || argv[i][0] == '-')
+				usage(argv[0]);
+			seeded = true;
 		} else {
 			usage(argv[0]);
 		}
 	}
+	if (!seeded && getrandom(&options.seed, sizeof options.seed, 0) != sizeof options.seed)
+		options.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
+	printf("%s: variant order seed %llu (replay it with --seed %llu)\n", argv[0],
+	       (unsigned long long)options.seed, (unsigned long long)options.seed);
+	fflush(stdout);
 	return options;
+}
+
+/* splitmix64: a small generator whose whole state is one seedable word. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void bench_shuffle(uint64_t *state, int *order, int n)
+{
+	for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+		int j = (int)(next_random(state) % (uint64_t)(i + 1));
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of n sorted values, interpolated between the nearest two. */
+static double quantile(const double *sorted, int n, double q)
+{
+	double position = q * (n - 1);
+	int below = (int)position;
+	if (below + 1 >= n)
+		return sorted[n - 1];
+	return sorted[below] + (position - below) * (sorted[below + 1] - sorted[below]);
+}
+
+struct bench_stats bench_stats(const double *samples, int n)
+{
+	struct bench_stats stats = { .samples = n };
+	double *sorted = malloc((size_t)n * sizeof *sorted);
+	if (sorted == NULL || n < 1) {
+		fprintf(stderr, "bench: %s\n", n < 1 ? "no samples" : "out of memory");
+		exit(1);
+	}
+	memcpy(sorted, samples, (size_t)n * sizeof *sorted);
+	qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
+	stats.median = quantile(sorted, n, 0.5);
+	stats.min = sorted[0];
+	stats.p10 = quantile(sorted, n, 0.1);
+	stats.p90 = quantile(sorted, n, 0.9);
+	free(sorted);
+	return stats;
+}
+
+void bench_json_stats(FILE *out, const struct bench_stats *stats, int precision)
+{
+	fprintf(out,
+		"\"ns_per_op\": %.*g, \"ns_per_op_min\": %.*g, \"ns_per_op_p10\": %.*g, "
+		"\"ns_per_op_p90\": %.*g, \"samples\": %d",
+		precision, stats->median, precision, stats->min, precision, stats->p10, precision,
+		stats->p90, stats->samples);
 }
 
 struct bench *bench_create(const char *benchmark, int argc, char **argv)
@@ -129,6 +207,8 @@ struct bench *bench_create(const char *benchmark, int argc, char **argv)
 	bench->clock = CLOCK_MONOTONIC;
 	bench->quick = options.quick;
 	bench->json_path = options.json_path;
+	bench->seed = options.seed;
+	bench->order_state = options.seed;
 	bench->rounds = options.rounds ? options.rounds : bench->quick ? QUICK_ROUNDS : FULL_ROUNDS;
 	bench->sample_ns = bench->quick ? QUICK_SAMPLE_NS : FULL_SAMPLE_NS;
 	return bench;
@@ -137,6 +217,11 @@ struct bench *bench_create(const char *benchmark, int argc, char **argv)
 bool bench_quick(const struct bench *bench)
 {
 	return bench->quick;
+}
+
+uint64_t bench_seed(const struct bench *bench)
+{
+	return bench->seed;
 }
 
 void bench_use_thread_cpu_time(struct bench *bench)
@@ -310,26 +395,7 @@ static uint64_t calibrate(const struct bench *bench, const struct variant *v)
 	}
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static void summarize(const struct bench *bench, struct variant *v)
-{
-	double *sorted = malloc((size_t)bench->rounds * sizeof *sorted);
-	if (sorted == NULL)
-		die(bench, "out of memory");
-	memcpy(sorted, v->samples, (size_t)bench->rounds * sizeof *sorted);
-	qsort(sorted, (size_t)bench->rounds, sizeof *sorted, compare_doubles);
-	int n = bench->rounds;
-	v->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-	v->min = sorted[0];
-	free(sorted);
-}
-
-static void measure_case(const struct bench *bench, struct bench_case *c)
+static void measure_case(struct bench *bench, struct bench_case *c)
 {
 	if (c->nvariants == 0)
 		die(bench, "case '%s' has no variants", c->name);
@@ -349,16 +415,20 @@ static void measure_case(const struct bench *bench, struct bench_case *c)
 	for (int round = 0; round < warmup; round++)
 		for (int i = 0; i < c->nvariants; i++)
 			time_sample(bench, &c->variants[i], c->variants[i].iterations);
+	int order[MAX_VARIANTS];
+	for (int i = 0; i < c->nvariants; i++)
+		order[i] = i;
 	for (int round = 0; round < bench->rounds; round++) {
+		bench_shuffle(&bench->order_state, order, c->nvariants);
 		for (int i = 0; i < c->nvariants; i++) {
-			struct variant *v = &c->variants[i];
+			struct variant *v = &c->variants[order[i]];
 			v->samples[round] = time_sample(bench, v, v->iterations) / (double)v->iterations;
 		}
 	}
 	/* Timing ran every variant many more times; a drifting state would show here. */
 	cross_check(bench, c, "after timing");
 	for (int i = 0; i < c->nvariants; i++)
-		summarize(bench, &c->variants[i]);
+		c->variants[i].stats = bench_stats(c->variants[i].samples, bench->rounds);
 }
 
 void bench_describe_machine(char *out, size_t size)
@@ -422,7 +492,7 @@ static void print_ratio_column(const struct bench_case *c, const struct variant 
 {
 	const struct variant *reference = same_target_variant(c, v, base);
 	if (reference != NULL)
-		printf(" %13.2f", v->median / reference->median);
+		printf(" %13.2f", v->stats.median / reference->stats.median);
 	else
 		printf(" %13s", "-");
 }
@@ -434,8 +504,8 @@ static void print_table(const struct bench *bench, const char *machine)
 		printf(" (pinned to CPU %d)", bench->pinned_cpu);
 	else
 		printf(" (not pinned)");
-	printf("\n%d interleaved rounds of ~%.0f ms of %s per variant%s\n", bench->rounds,
-	       bench->sample_ns / 1e6,
+	printf("\n%d interleaved rounds (order seed %llu) of ~%.0f ms of %s per variant%s\n",
+	       bench->rounds, (unsigned long long)bench->seed, bench->sample_ns / 1e6,
 	       bench->clock == CLOCK_MONOTONIC ? "wall-clock time" : "thread CPU time",
 	       bench->quick ? ", quick run" : "");
 	for (int ci = 0; ci < bench->ncases; ci++) {
@@ -444,7 +514,8 @@ static void print_table(const struct bench *bench, const char *machine)
 		bool by_respec = case_compares_with(c, "respec");
 		bool by_hand = case_compares_with(c, "hand");
 		printf("\ncase %s\n", c->name);
-		printf("  %-18s %14s %14s %12s", "variant", "median ns/op", "min ns/op", "vs generic");
+		printf("  %-18s %14s %14s %21s %12s", "variant", "median ns/op", "min ns/op",
+		       "p10-p90 ns/op", "vs generic");
 		if (by_respec)
 			printf(" %13s", "time/respec");
 		if (by_hand)
@@ -452,8 +523,9 @@ static void print_table(const struct bench *bench, const char *machine)
 		printf("\n");
 		for (int i = 0; i < c->nvariants; i++) {
 			const struct variant *v = &c->variants[i];
-			printf("  %-18s %14.3f %14.3f %11.2fx", v->name, v->median, v->min,
-			       generic->median / v->median);
+			printf("  %-18s %14.3f %14.3f %10.3f-%-10.3f %11.2fx", v->name, v->stats.median,
+			       v->stats.min, v->stats.p10, v->stats.p90,
+			       generic->stats.median / v->stats.median);
 			if (by_respec)
 				print_ratio_column(c, v, "respec");
 			if (by_hand)
@@ -492,10 +564,9 @@ static bool write_json(const struct bench *bench, const char *machine)
 		for (int i = 0; i < c->nvariants; i++) {
 			const struct variant *v = &c->variants[i];
 			char *variant_json = json_string(v->name);
-			fprintf(out,
-				"%s    {\"case\": %s, \"variant\": %s, \"ns_per_op\": %.6g, "
-				"\"ns_per_op_min\": %.6g",
-				separator, case_json, variant_json, v->median, v->min);
+			fprintf(out, "%s    {\"case\": %s, \"variant\": %s, ", separator, case_json,
+				variant_json);
+			bench_json_stats(out, &v->stats, 6);
 			/* A variant built for another target names it, and every variant is
 			 * compared with the hand variant of its own target, if there is one. */
 			const struct variant_target *target = variant_target_of(v->name);
@@ -504,7 +575,7 @@ static bool write_json(const struct bench *bench, const char *machine)
 			const struct variant *hand = same_target_variant(c, v, "hand");
 			if (hand != NULL)
 				fprintf(out, ", \"time_per_hand\": %.6g, \"time_per_hand_min\": %.6g",
-					v->median / hand->median, v->min / hand->min);
+					v->stats.median / hand->stats.median, v->stats.min / hand->stats.min);
 			fprintf(out, "}");
 			free(variant_json);
 			separator = ",\n";
@@ -542,6 +613,9 @@ int bench_run(struct bench *bench)
 
 	bench_extra_number(bench, "rounds", bench->rounds);
 	bench_extra_number(bench, "sample_ms", bench->sample_ns / 1e6);
+	char seed[32]; /* exactly: %g would round a 64-bit seed */
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)bench->seed);
+	add_extra(bench, "seed", strdup(seed));
 	bench_extra_string(bench, "clock",
 			   bench->clock == CLOCK_MONOTONIC ? "wall (monotonic)" : "thread CPU time");
 	for (size_t t = 0; t < VARIANT_TARGETS_COUNT; t++) {

@@ -1,12 +1,13 @@
 /*
  * harness.h — the benchmark harness every respec case study links.
  *
- * It implements the protocol of BENCHMARKS.md once: a benchmark program registers
+ * It implements the protocol of bench/README.md once: a benchmark program registers
  * cases, each with variants (the first must be "generic"); the harness checks that
  * every variant's output matches generic's before timing anything, calibrates each
  * variant to samples of a few milliseconds, warms up, runs the variants interleaved
- * round by round (A B C A B C ...) on one pinned CPU, and reports the median and
- * minimum ns per operation side by side and in the results JSON.
+ * round by round on one pinned CPU, in an order shuffled afresh each round from the
+ * run's seed (A C B, B A C, ...), and reports the median, minimum, 10th and 90th
+ * percentiles of ns per operation side by side and in the results JSON.
  *
  * A variant is a run function, which performs `iterations` operations, and a digest
  * function, which summarizes the output the operations left in the variant's
@@ -20,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef void (*bench_run_fn)(void *ctx, uint64_t iterations);
 typedef uint64_t (*bench_digest_fn)(void *ctx);
@@ -30,14 +32,40 @@ struct bench_case;
 /*
  * The command line every benchmark takes: --quick (a reduced run, well under a
  * minute), --json FILE (write the results file), --rounds N (override the round
- * count; 0 when not given). Exits with a usage message on anything else.
+ * count; 0 when not given), --seed N (the seed of the variants' order in every
+ * round; without it a fresh one). Prints the seed so that a run's order can be
+ * replayed. Exits with a usage message on anything else.
  */
 struct bench_options {
 	bool quick;
 	const char *json_path;
 	int rounds;
+	uint64_t seed;
 };
 struct bench_options bench_parse_options(int argc, char **argv);
+
+/*
+ * Puts order[0..n) in a random order (every permutation equally likely), drawing
+ * from *state, which a benchmark seeds with bench_options.seed and passes to every
+ * call: one call per round gives each round its own order, the same again for the
+ * same seed.
+ */
+void bench_shuffle(uint64_t *state, int *order, int n);
+
+/*
+ * What the results JSON reports of a variant's samples (ns per operation, one per
+ * round): the median ("ns_per_op"), minimum ("ns_per_op_min"), 10th and 90th
+ * percentiles ("ns_per_op_p10", "ns_per_op_p90", interpolated between the nearest
+ * samples) and how many samples there were ("samples").
+ */
+struct bench_stats {
+	double median, min, p10, p90;
+	int samples;
+};
+struct bench_stats bench_stats(const double *samples, int n);
+/* Those five fields as JSON members, `"ns_per_op": ..., ..., "samples": N`, no
+ * braces, for a row of a results file; precision in significant digits. */
+void bench_json_stats(FILE *out, const struct bench_stats *stats, int precision);
 
 /* "CPU model, N cores, Linux release": the results file's `machine`. */
 void bench_describe_machine(char *out, size_t size);
@@ -46,6 +74,9 @@ void bench_describe_machine(char *out, size_t size);
  * (bench_parse_options). */
 struct bench *bench_create(const char *benchmark, int argc, char **argv);
 bool bench_quick(const struct bench *bench);
+/* The run's seed (--seed N or a fresh one), for a benchmark that orders more
+ * measurements of its own with bench_shuffle. */
+uint64_t bench_seed(const struct bench *bench);
 
 /*
  * Times samples by the CPU time of the calling thread instead of the wall clock, so
@@ -68,7 +99,7 @@ struct bench_case *bench_add_case(struct bench *bench, const char *name);
  */
 void bench_case_check_iterations(struct bench_case *c, uint64_t iterations);
 /*
- * Variant names follow BENCHMARKS.md (generic, respec, clang-lto, hand, ...). A name
+ * Variant names follow bench/README.md (generic, respec, clang-lto, hand, ...). A name
  * ending in a target's suffix (examples/variant_targets.h: respec-v3 is respec built
  * with -march=x86-64-v3) marks a variant built for that target: if this CPU cannot run
  * it, the variant is left out (not called, not reported) and the run says which

@@ -2,7 +2,7 @@
  * bench_io.c — bench-io: librespec-io against read(2), pread, fread and getc,
  * and unmodified programs with and without the LD_PRELOAD shim (the OMOS
  * Table 3 analog), plus the measurements behind the strategy thresholds.
- * `bench/run io [--quick]` writes bench/results/io.json.
+ * `bench/run io` writes bench/results/io.json (a --quick run writes under the build directory).
  *
  * Self-contained rather than on bench/harness.h, for two reasons: the variants
  * are named after their peers (read(2), getc, ...; the harness wants the first
@@ -15,9 +15,10 @@
  * specialized, runs fread and getc; this process runs read(2), pread and the
  * respec variants; the two take turns on one pinned CPU, round after round.
  *
- * Protocol (../shared/BENCHMARKS.md): every variant's output is checked
- * against read(2)'s before any timing; then rounds of interleaved samples
- * after a warm-up; median and minimum per variant. Micro cases time each
+ * Protocol (bench/README.md): every variant's output is checked against
+ * read(2)'s before any timing; then rounds of interleaved samples after a
+ * warm-up, the variants in an order shuffled per round from the run's seed;
+ * median, minimum, p10 and p90 per variant. Micro cases time each
  * sample by the CPU time of the reading thread (it never blocks on a hot page
  * cache; a neighbour's time on our CPU does not count); program cases by the
  * user+system time of the child (wait4), with wall time in "extra".
@@ -97,14 +98,6 @@ static double median(double *values, int n)
 	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-static double minimum(const double *values, int n)
-{
-	double m = values[0];
-	for (int i = 1; i < n; i++)
-		if (values[i] < m)
-			m = values[i];
-	return m;
-}
 
 /* ---- data files ------------------------------------------------------------- */
 
@@ -701,6 +694,10 @@ int main(int argc, char **argv)
 	int rounds = options.rounds ? options.rounds : quick ? 7 : 31,
 	    program_rounds = quick ? 3 : 15;
 	double sample_ns = quick ? 2e6 : 5e6;
+	uint64_t order_state = options.seed;
+	int order[KINDS];
+	for (int k = 0; k < KINDS; k++)
+		order[k] = k;
 
 	/* Micro cases: check, open, warm up, calibrate, then interleaved rounds. */
 	for (int mi = 0; mi < MICROS; mi++) {
@@ -731,12 +728,16 @@ int main(int argc, char **argv)
 			}
 			m->samples[k] = calloc((size_t)rounds, sizeof(double));
 		}
-		for (int r = 0; r < rounds; r++)
-			for (int k = 0; k < KINDS; k++)
+		for (int r = 0; r < rounds; r++) {
+			bench_shuffle(&order_state, order, KINDS);
+			for (int i = 0; i < KINDS; i++) {
+				int k = order[i];
 				if (m->has[k]) {
 					struct reply a = variant_sample(mi, (enum kind)k, m->iterations[k]);
 					m->samples[k][r] = a.ns;
 				}
+			}
+		}
 		struct respec_io_info info;
 		respec_io_info(m->readers[K_RESPEC].fd, &info);
 		printf("%-18s respec: %s%s%s\n", m->name,
@@ -768,9 +769,14 @@ int main(int argc, char **argv)
 			p->cpu[v] = calloc((size_t)program_rounds, sizeof(double));
 			p->wall[v] = calloc((size_t)program_rounds, sizeof(double));
 		}
-		for (int r = 0; r < program_rounds; r++)
-			for (int v = 0; v < 2; v++)
+		for (int r = 0; r < program_rounds; r++) {
+			int shim_order[2] = {0, 1};
+			bench_shuffle(&order_state, shim_order, 2);
+			for (int i = 0; i < 2; i++) {
+				int v = shim_order[i];
 				run_program(p, v == 1, &p->cpu[v][r], &p->wall[v][r]);
+			}
+		}
 	}
 
 	/* Page cache folios can be split while the machine runs: the populate
@@ -781,8 +787,9 @@ int main(int argc, char **argv)
 	/* Report. */
 	char where[256];
 	bench_describe_machine(where, sizeof where);
-	printf("\nbench-io: %s; %d rounds (micro), %d (programs)%s%s\n", where, rounds, program_rounds,
-	       quick ? ", quick" : "", pinned ? ", pinned to CPU 0" : "");
+	printf("\nbench-io: %s; %d rounds (micro), %d (programs), order seed %llu%s%s\n", where, rounds,
+	       program_rounds, (unsigned long long)options.seed, quick ? ", quick" : "",
+	       pinned ? ", pinned to CPU 0" : "");
 	printf("%-24s %-12s %14s %14s %10s\n", "case", "variant", "median ns/op", "min ns/op",
 	       "vs read(2)");
 	FILE *out = json ? fopen(json, "w") : NULL;
@@ -794,29 +801,35 @@ int main(int argc, char **argv)
 	bool first_row = true;
 	for (int mi = 0; mi < MICROS; mi++) {
 		struct micro *m = &micros[mi];
-		double base = median(m->samples[K_READ], rounds);
+		double base = bench_stats(m->samples[K_READ], rounds).median;
 		for (int k = 0; k < KINDS; k++) {
 			if (!m->has[k])
 				continue;
-			double med = median(m->samples[k], rounds), min = minimum(m->samples[k], rounds);
-			printf("%-24s %-12s %14.2f %14.2f %9.2fx\n", m->name, kind_names[k], med, min, base / med);
-			if (out)
-				fprintf(out, "%s    {\"case\": \"%s\", \"variant\": \"%s\", \"ns_per_op\": %.4g, \"ns_per_op_min\": %.4g}",
-					first_row ? "" : ",\n", m->name, kind_names[k], med, min);
+			struct bench_stats st = bench_stats(m->samples[k], rounds);
+			printf("%-24s %-12s %14.2f %14.2f %9.2fx\n", m->name, kind_names[k], st.median, st.min,
+			       base / st.median);
+			if (out) {
+				fprintf(out, "%s    {\"case\": \"%s\", \"variant\": \"%s\", ",
+					first_row ? "" : ",\n", m->name, kind_names[k]);
+				bench_json_stats(out, &st, 4);
+				fprintf(out, "}");
+			}
 			first_row = false;
 		}
 	}
 	for (int pi = 0; pi < nprograms; pi++) {
 		struct program *p = &programs[pi];
-		double base = median(p->cpu[0], program_rounds);
+		double base = bench_stats(p->cpu[0], program_rounds).median;
 		for (int v = 0; v < 2; v++) {
-			double med = median(p->cpu[v], program_rounds), min = minimum(p->cpu[v], program_rounds);
+			struct bench_stats st = bench_stats(p->cpu[v], program_rounds);
 			const char *variant = v ? "respec" : "read(2)";
-			printf("%-24s %-12s %14.0f %14.0f %9.2fx  (wall %.2f ms)\n", p->name, variant, med, min,
-			       base / med, median(p->wall[v], program_rounds) / 1e6);
-			if (out)
-				fprintf(out, ",\n    {\"case\": \"%s\", \"variant\": \"%s\", \"ns_per_op\": %.4g, \"ns_per_op_min\": %.4g, \"wall_ns\": %.4g}",
-					p->name, variant, med, min, median(p->wall[v], program_rounds));
+			printf("%-24s %-12s %14.0f %14.0f %9.2fx  (wall %.2f ms)\n", p->name, variant, st.median,
+			       st.min, base / st.median, median(p->wall[v], program_rounds) / 1e6);
+			if (out) {
+				fprintf(out, ",\n    {\"case\": \"%s\", \"variant\": \"%s\", ", p->name, variant);
+				bench_json_stats(out, &st, 4);
+				fprintf(out, ", \"wall_ns\": %.4g}", median(p->wall[v], program_rounds));
+			}
 		}
 	}
 	printf("\nthresholds: read(2) %.0f ns + %.1f ns/KiB; memcpy from a mapping %.1f ns/KiB; "
@@ -844,7 +857,8 @@ int main(int argc, char **argv)
 				t.mapping_setup_ns[i]);
 		fprintf(out, "]},\n    \"micro_timing\": \"CPU time of the reading thread\",\n"
 			     "    \"program_timing\": \"user+system CPU time of the program (wall_ns: wall clock)\",\n"
-			     "    \"stdio_peers\": \"fread and getc measured in a single-threaded helper process\"\n  }\n}\n");
+			     "    \"stdio_peers\": \"fread and getc measured in a single-threaded helper process\",\n"
+			     "    \"seed\": %llu\n  }\n}\n", (unsigned long long)options.seed);
 		fclose(out);
 		printf("wrote %s\n", json);
 	}

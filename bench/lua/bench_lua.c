@@ -4,7 +4,7 @@
  * table in one Lua state; one operation is one call of the program from C
  * (lua_pcall of the ccall-like trampoline in lua_host.c, as a Lua caller pays it).
  *
- * Variants (names as in BENCHMARKS.md, with the dispatch configuration where two
+ * Variants (names as in bench/README.md, with the dispatch configuration where two
  * exist):
  *   generic             lvm.c as Lua configures itself under clang and gcc:
  *                       dispatch through a table of label addresses (computed goto),

@@ -4,7 +4,7 @@
  * (bench/harness.h: outputs checked against generic's first, interleaved rounds,
  * median and min; CPU time of the thread).
  *
- * Variants (BENCHMARKS.md names):
+ * Variants (bench/README.md names):
  *   generic        the spec compiled with clang -O2: PCRE2's interpreter,
  *                  pcre2_match() without JIT, on the compiled pattern
  *   clang-lto      the spec and pcre2_match.c through clang -O3 -flto

@@ -4,7 +4,7 @@
  * liburcu (qsbr and memb flavors, the real library), pthread_rwlock and an
  * atomic counter.
  *
- *   bench-runtime [--quick] [--json FILE] [--rounds N]
+ *   bench-runtime [--quick] [--json FILE] [--rounds N] [--seed N]
  *
  * Cases (ns per operation):
  *   call            one call of a trivial function through each mechanism
@@ -16,9 +16,10 @@
  *   guard           an untriggered guarded store vs a plain store
  *   guard-fire      a guarded store that breaks a predicate and re-specializes
  *
- * Protocol (BENCHMARKS.md): all variants of all cases run interleaved, round
- * after round, after a warm-up round; the median and min over rounds are
- * reported. Every variant's output is checked against the reference variant
+ * Protocol (bench/README.md): all variants of all cases run interleaved, round
+ * after round (each case's variants in an order shuffled per round from the
+ * run's seed), after a warm-up round; the median, min, p10 and p90 over rounds
+ * are reported. Every variant's output is checked against the reference variant
  * (the sum of all call results, the number of replugs with every busy caller's
  * results valid, the final stored value) before anything is reported. The main
  * thread is pinned to CPU 0, helper threads to CPU 1 (and CPU 0 for the second
@@ -279,7 +280,7 @@ struct variant {
 	uint64_t (*busy_job)(struct helper *); /* replug cases */
 	void (*replug)(target_fn);
 	double samples[MAX_ROUNDS];
-	double median, min;
+	struct bench_stats stats;
 };
 
 struct bench_case {
@@ -447,22 +448,16 @@ static void add_replug_variants(struct bench_case *c)
 	v->replug = memb_replug, v->busy_job = job_busy_memb;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double variant_median(const char *case_name, const char *variant)
 {
 	for (int c = 0; c < ncases; c++)
 		for (int v = 0; v < cases[c].nvariants; v++)
 			if (!strcmp(cases[c].name, case_name) && !strcmp(cases[c].variants[v].name, variant))
-				return cases[c].variants[v].median;
+				return cases[c].variants[v].stats.median;
 	return 0;
 }
 
-static void write_json(const char *path, bool quick, int rounds, bool pinned)
+static void write_json(const char *path, bool quick, int rounds, uint64_t seed, bool pinned)
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
@@ -475,8 +470,10 @@ static void write_json(const char *path, bool quick, int rounds, bool pinned)
 	for (int c = 0; c < ncases; c++)
 		for (int v = 0; v < cases[c].nvariants; v++) {
 			const struct variant *var = &cases[c].variants[v];
-			fprintf(out, "%s    {\"case\": \"%s\", \"variant\": \"%s\", \"ns_per_op\": %.4g, \"ns_per_op_min\": %.4g}",
-				first ? "" : ",\n", cases[c].name, var->name, var->median, var->min);
+			fprintf(out, "%s    {\"case\": \"%s\", \"variant\": \"%s\", ", first ? "" : ",\n",
+				cases[c].name, var->name);
+			bench_json_stats(out, &var->stats, 4);
+			fprintf(out, "}");
 			first = false;
 		}
 	fprintf(out, "\n  ],\n  \"extra\": {\n");
@@ -484,12 +481,13 @@ static void write_json(const char *path, bool quick, int rounds, bool pinned)
 	fprintf(out, "    \"call_ns_above_indirect\": {");
 	for (int v = 1; v < cases[0].nvariants; v++)
 		fprintf(out, "%s\"%s\": %.3g", v > 1 ? ", " : "", cases[0].variants[v].name,
-			cases[0].variants[v].median - indirect);
+			cases[0].variants[v].stats.median - indirect);
 	fprintf(out, "},\n    \"guard_ns_above_plain_store\": %.3g,\n",
 		variant_median("guard", "respec") - variant_median("guard", "plain-store"));
 	fprintf(out, "    \"default_protocol\": \"epoch\",\n    \"barrier\": \"%s\",\n",
 		respec_barrier_mechanism());
-	fprintf(out, "    \"rounds\": %d,\n    \"clock\": \"wall (CLOCK_MONOTONIC)\",\n", rounds);
+	fprintf(out, "    \"rounds\": %d,\n    \"seed\": %llu,\n    \"clock\": \"wall (CLOCK_MONOTONIC)\",\n",
+		rounds, (unsigned long long)seed);
 	fprintf(out, "    \"pinning\": \"%s\",\n",
 		pinned ? "main thread CPU 0, helper CPU 1, second busy caller CPU 0" : "not pinned");
 	fprintf(out, "    \"liburcu\": \"Debian liburcu-dev 0.13.2, read side inlined (_LGPL_SOURCE); qsbr readers announce a quiescent state every 1024 calls\"\n");
@@ -549,13 +547,18 @@ int main(int argc, char **argv)
 		}
 	}
 
+	uint64_t order_state = options.seed;
+	int order[MAX_VARIANTS];
 	for (int round = -1; round < rounds; round++) { /* round -1 warms up */
 		for (int c = 0; c < ncases; c++) {
 			struct bench_case *bc = &cases[c];
 			current_busy_callers = bc->busy_callers;
 			uint64_t n = quick ? bc->quick_n : bc->n;
+			for (int v = 0; v < bc->nvariants; v++)
+				order[v] = v;
+			bench_shuffle(&order_state, order, bc->nvariants);
 			for (int v = 0; v < bc->nvariants; v++) {
-				struct variant *var = &bc->variants[v];
+				struct variant *var = &bc->variants[order[v]];
 				uint64_t start = now_ns();
 				var->run(var, n);
 				double ns = (double)(now_ns() - start) / (double)n;
@@ -565,25 +568,27 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("bench-runtime: %d rounds%s, barrier %s, %s\n", rounds, quick ? " (quick)" : "",
-	       respec_barrier_mechanism(), pinned ? "pinned" : "not pinned");
+	printf("bench-runtime: %d rounds%s, order seed %llu, barrier %s, %s\n", rounds,
+	       quick ? " (quick)" : "", (unsigned long long)options.seed, respec_barrier_mechanism(),
+	       pinned ? "pinned" : "not pinned");
 	for (int c = 0; c < ncases; c++) {
-		printf("\n%s\n  %-16s %12s %12s\n", cases[c].name, "variant", "median ns/op", "min ns/op");
+		printf("\n%s\n  %-16s %12s %12s %21s\n", cases[c].name, "variant", "median ns/op",
+		       "min ns/op", "p10-p90 ns/op");
 		for (int v = 0; v < cases[c].nvariants; v++) {
 			struct variant *var = &cases[c].variants[v];
-			qsort(var->samples, (size_t)rounds, sizeof var->samples[0], compare_doubles);
-			var->median = var->samples[rounds / 2];
-			var->min = var->samples[0];
-			printf("  %-16s %12.2f %12.2f\n", var->name, var->median, var->min);
+			var->stats = bench_stats(var->samples, rounds);
+			printf("  %-16s %12.2f %12.2f %10.2f-%-10.2f\n", var->name, var->stats.median,
+			       var->stats.min, var->stats.p10, var->stats.p90);
 		}
 	}
 	double indirect = variant_median("call", "indirect");
 	printf("\ncall, ns above a plain indirect call (medians):");
 	for (int v = 1; v < cases[0].nvariants; v++)
-		printf(" %s %+.2f;", cases[0].variants[v].name, cases[0].variants[v].median - indirect);
+		printf(" %s %+.2f;", cases[0].variants[v].name,
+		       cases[0].variants[v].stats.median - indirect);
 	printf("\nguard, ns above a plain store: %+.2f\n",
 	       variant_median("guard", "respec") - variant_median("guard", "plain-store"));
 	if (json)
-		write_json(json, quick, rounds, pinned);
+		write_json(json, quick, rounds, options.seed, pinned);
 	return 0;
 }
