@@ -41,6 +41,20 @@ std::string clangPath() {
   return RESPEC_DEFAULT_CLANG;
 }
 
+std::string includeDir() {
+  // /proc/self/exe on Linux: the path of the running executable, links resolved.
+  static int Anchor;
+  SmallString<256> Installed(
+      sys::path::parent_path(sys::fs::getMainExecutable("respec", &Anchor)));
+  sys::path::append(Installed, RESPEC_INCLUDE_DIR_FROM_BINDIR);
+  sys::path::remove_dots(Installed, /*remove_dot_dot=*/true);
+  SmallString<256> Header(Installed);
+  sys::path::append(Header, "respec", "respec.h");
+  if (sys::fs::exists(Header))
+    return Installed.str().str();
+  return RESPEC_SOURCE_INCLUDE_DIR;
+}
+
 /// A directory for clang's outputs, removed with its contents.
 class TemporaryDirectory {
 public:
@@ -73,7 +87,7 @@ static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &F
                                    "-disable-llvm-passes", "-Xclang",
                                    "-disable-lifetime-markers", "-gline-tables-only",
                                    "-fno-discard-value-names", "-D__RESPEC_PE__",
-                                   "-I" RESPEC_INCLUDE_DIR};
+                                   "-I" + includeDir()};
   SmallString<256> Source(File);
   if (auto Own = In.ownCommands.find(File); Own != In.ownCommands.end()) {
     // As the build compiles it, relative paths and all: in its directory.

@@ -43,6 +43,12 @@ struct Inputs {
 /// The clang respec runs: $RESPEC_CLANG, or the one of the LLVM it is built with.
 std::string clangPath();
 
+/// The directory holding respec/respec.h, put on every compile's include path:
+/// beside the running executable as installed (<prefix>/bin/respec finds
+/// <prefix>/include, wherever the prefix was moved), else the source tree's
+/// include/ (a build-tree respec).
+std::string includeDir();
+
 /// Compiles and links the inputs; throws SpecError (with clang's diagnostics
 /// already printed) when clang rejects a file or linking fails. Every mutable
 /// static variable of a generic source (not the spec) is marked with the file

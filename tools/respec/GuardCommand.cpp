@@ -188,7 +188,7 @@ int runGuardCommand(int Argc, char **Argv) {
     if (!CL.spec.empty())
       for (TermRequest &T : termsOfSpec(sourcesOf(CL, {CL.spec}).front()))
         CL.options.terms.push_back(std::move(T));
-    CL.options.runtimeIncludeDir = RESPEC_INCLUDE_DIR;
+    CL.options.runtimeIncludeDir = includeDir();
     GuardResult Result = runGuard(CL.options);
     std::string Report =
         CL.format == "sarif" ? renderSarif(Result, RESPEC_VERSION) : renderText(Result);

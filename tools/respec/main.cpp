@@ -159,7 +159,8 @@ unsigned parseCount(const std::string &Flag, const char *Text, bool ZeroAllowed 
 void printVersion() {
   outs() << "respec " RESPEC_VERSION "\n"
          << "LLVM " LLVM_VERSION_STRING "\n"
-         << "clang: " << clangPath() << "\n";
+         << "clang: " << clangPath() << "\n"
+         << "include: " << includeDir() << "\n";
 }
 
 CommandLine parse(int Argc, char **Argv) {
