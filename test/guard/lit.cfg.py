@@ -10,6 +10,6 @@ import lit_respec
 lit_respec.configure(config, "respec-guard", [".c", ".test"], os.path.dirname(__file__))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-if os.path.exists(os.path.join(config.sunrpc_dir, ".fetched")):
+if os.path.isdir(os.path.join(config.sunrpc_dir, "librpc")):
     config.available_features.add("sunrpc")
     config.substitutions.append(("%sunrpc", config.sunrpc_dir))
