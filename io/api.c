@@ -143,6 +143,10 @@ int respec_io_info(int fd, struct respec_io_info *out)
 	struct io_file *f = io_lookup(fd);
 	if (!f || atomic_load(&f->state) == IO_UNTRACKED)
 		return 0;
+	/* Under the lock: the lease guard's thread unspecializes the file concurrently. */
+	sigset_t saved;
+	io_block_signals(&saved);
+	pthread_mutex_lock(&f->lock);
 	int state = atomic_load(&f->state);
 	out->tracked = true;
 	out->specialized = state == IO_SPECIALIZED;
@@ -150,6 +154,8 @@ int respec_io_info(int fd, struct respec_io_info *out)
 	out->guard = out->specialized ? f->guard : RESPEC_IO_GUARD_NONE;
 	out->why_generic = out->specialized ? NULL : f->why_generic;
 	out->size = out->specialized ? f->size : 0;
+	pthread_mutex_unlock(&f->lock);
+	io_restore_signals(&saved);
 	return 0;
 }
 

@@ -317,7 +317,8 @@ __attribute__((noinline)) static int64_t op_other(struct io_file *f, int op, voi
 
 __attribute__((noinline)) static int64_t copy_many(void *dst, const unsigned char *src, uint64_t n)
 {
-	memcpy(dst, src, n);
+	if (n != 0) /* read(fd, NULL, 0) is valid; memcpy from or to NULL is not */
+		memcpy(dst, src, n);
 	return (int64_t)n;
 }
 

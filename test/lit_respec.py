@@ -23,7 +23,7 @@ def configure(config, name, suffixes, source_dir):
     config.substitutions.append(("%inputs", os.path.join(source_dir, "Inputs")))
     # The Sun RPC library examples/rpc fetches at configure time, when the build
     # has it, and the rpcgen that compiles interfaces for it.
-    if os.path.exists(os.path.join(config.sunrpc_dir, ".fetched")):
+    if os.path.isdir(os.path.join(config.sunrpc_dir, "librpc")):
         config.available_features.add("sunrpc")
         config.substitutions.append(("%sunrpc", config.sunrpc_dir))
     if shutil.which("rpcgen"):

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "diffcheck.h"
+#include "../test_seed.h"
 #include "variant_targets.h"
 
 #include <signal.h>
@@ -13,8 +14,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Fixed so that a plain run is reproducible; --seed explores other inputs. */
-#define DIFF_DEFAULT_SEED 0x7e57c0de2024ULL
 #define DIFF_CANARY_VALUE 0xa5
 
 /* splitmix64: small, fast, and every seed gives a full-period stream. */
@@ -121,7 +120,8 @@ static void on_fault(int signo)
 static _Noreturn void usage(const char *program)
 {
 	fprintf(stderr,
-		"usage: %s VARIANT [--seed N] [--iterations N] [--iteration I] [--function NAME]\n",
+		"usage: %s VARIANT [--seed N] [--iterations N] [--iteration I] [--function NAME]\n"
+		"(without --seed: RESPEC_TEST_SEED, or a fresh seed)\n",
 		program);
 	exit(2);
 }
@@ -152,7 +152,7 @@ void diff_begin(struct diff_run *run, int argc, char **argv, uint64_t default_it
 {
 	*run = (struct diff_run){
 		.program = argv[0],
-		.seed = DIFF_DEFAULT_SEED,
+		.seed = respec_test_seed(),
 		.iterations = default_iterations,
 	};
 	if (argc < 2 || argv[1][0] == '-')

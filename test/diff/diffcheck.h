@@ -10,7 +10,8 @@
  * crashes, and the crash is reported with the seed and iteration that caused it.
  *
  * Every input of iteration i comes from a generator seeded with (seed, function, i),
- * so a failure is replayed alone with --seed S --iteration I.
+ * so a failure is replayed alone with --seed S --iteration I. A run without --seed
+ * takes RESPEC_TEST_SEED, or else a fresh seed (test_seed.h), and prints it.
  */
 #ifndef RESPEC_DIFFCHECK_H
 #define RESPEC_DIFFCHECK_H

@@ -7,9 +7,11 @@
  * Built twice: io-diff-api (subject: respec_io_*; reference: libc) and
  * io-diff-shim (subject: plain read/lseek/... under LD_PRELOAD; reference: raw
  * system calls, which the shim cannot see). Fails if the specialized path was
- * not actually taken where it should have been.
+ * not actually taken where it should have been. The operations come from a seed,
+ * fresh per run or RESPEC_TEST_SEED (printed first, for replays).
  */
 #include "iotest.h"
+#include "../test_seed.h"
 
 #include <limits.h>
 
@@ -205,6 +207,9 @@ int main(void)
 	size_t buf_size = 24u << 20;
 	unsigned char *s_buf = malloc(buf_size), *r_buf = malloc(buf_size);
 	CHECK(s_buf && r_buf, "out of memory");
+	uint64_t seed = respec_test_seed();
+	printf("seed %llu (replay: RESPEC_TEST_SEED=%llu)\n", (unsigned long long)seed,
+	       (unsigned long long)seed);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct file_case *c = &cases[i];
 		char path[64];
@@ -225,7 +230,7 @@ int main(void)
 
 		struct stats st = {0, 0};
 		for (int round = 0; round < 6; round++)
-			run_ops(path, c, 1000 * i + round + 1, 2500, s_buf, r_buf, buf_size, &st);
+			run_ops(path, c, seed + 1000 * i + round + 1, 2500, s_buf, r_buf, buf_size, &st);
 		printf("%-14s %9llu bytes  %-6s  %6llu ops, %5.1f%% specialized\n", c->name,
 		       (unsigned long long)c->size, strategy_name(c->expect),
 		       (unsigned long long)st.ops, 100.0 * (double)st.specialized_ops / (double)st.ops);

@@ -23,6 +23,8 @@ static const char *path = "signals.dat";
 static int fd = -1;
 static _Atomic int seen[WORDS];
 static volatile sig_atomic_t handler_reads, handler_errors, dup_in_handler, dups_done;
+/* When not -1: told, by a byte, once the descriptor is specialized (a writer waits). */
+static int specialized_pipe = -1;
 
 static void record(uint64_t word)
 {
@@ -83,6 +85,11 @@ static void read_all(const char *what, bool restart)
 	CHECK(read(fd, &word, 8) == 8, "%s: first read", what);
 	record(word);
 	CHECK(shim_info(fd).specialized, "%s: not specialized", what);
+	if (specialized_pipe >= 0) {
+		CHECK(write(specialized_pipe, "", 1) == 1, "%s: telling the writer", what);
+		close(specialized_pipe);
+		specialized_pipe = -1;
+	}
 	start_timer(restart);
 	int generic_since = -1;
 	for (int round = 0;; round++) {
@@ -125,13 +132,22 @@ int main(void)
 	CHECK(dups_done, "the handler never dup'd");
 	dup_in_handler = 0;
 
-	/* A writer's open during the storm: the lease breaks mid-read. */
+	/* A writer's open during the storm: the lease breaks mid-read. The writer waits
+	 * until the descriptor is specialized (slow under a sanitizer), then a little. */
+	int specialized[2];
+	CHECK(pipe(specialized) == 0, "pipe");
 	pid_t writer = fork();
 	if (writer == 0) {
+		char byte;
+		close(specialized[1]);
+		if (read(specialized[0], &byte, 1) != 1)
+			_exit(1);
 		usleep(3000);
 		int w = open(path, O_WRONLY);
 		_exit(w >= 0 ? 0 : 1);
 	}
+	close(specialized[0]);
+	specialized_pipe = specialized[1];
 	read_all("lease break during the storm", true);
 	int status;
 	CHECK(waitpid(writer, &status, 0) == writer && WIFEXITED(status) && WEXITSTATUS(status) == 0,
