@@ -126,7 +126,9 @@ static struct variant *add(struct bench_case *c, const char *name, int flags, bo
 		if (respec_slot_init(&v->slot, name, RESPEC_PROTOCOL_DEFAULT, RESPEC_FN(generic_fn)) ||
 		    respec_predicate_add_slot(v->pred, &v->slot, RESPEC_FN(specialized_fn)) ||
 		    respec_predicate_watch(v->pred, &v->object->spid) ||
-		    respec_predicate_set_respecialize(v->pred, respecialize, NULL)) {
+		    respec_predicate_set_respecialize(v->pred, respecialize, NULL) ||
+		    /* each guarded store pays the whole cycle: no back-off */
+		    respec_predicate_set_policy(v->pred, respec_policy_always, NULL)) {
 			fprintf(stderr, "bench-memguard: %s: %s\n", name, respec_last_error());
 			exit(1);
 		}

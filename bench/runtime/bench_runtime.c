@@ -518,6 +518,8 @@ int main(int argc, char **argv)
 	ok(respec_predicate_add_slot(fire_predicate, &fire_slot, RESPEC_FN(fire_specialized)));
 	ok(respec_predicate_watch(fire_predicate, &fire_object.spid));
 	ok(respec_predicate_set_respecialize(fire_predicate, fire_respecialize, NULL));
+	/* Each store pays the whole break and re-specialization: no back-off. */
+	ok(respec_predicate_set_policy(fire_predicate, respec_policy_always, NULL));
 	ok(respec_predicate_establish(fire_predicate));
 
 	add_call_variants(add_case("call", 2000000, 500000, 0), run_call);
