@@ -42,13 +42,15 @@ static void reader(const char *path, int ready, int go, int result)
 	exit(0);
 }
 
-/* A writer's open that waits out lease-break-time fails the test, and takes
- * the stopped reader along (it would hold the test's output open). */
+/* A step that hangs (the writer's open waiting out lease-break-time, a reader
+ * that does not stop) fails the test, and takes the reader along (stopped, it
+ * would hold the test's output open). */
 static pid_t stopped_reader;
 static void waited_too_long(int sig)
 {
 	(void)sig;
-	static const char message[] = "stop.c: the writer's open waited for the stopped reader\n";
+	static const char message[] = "stop.c: timed out (the writer's open waited for the "
+				      "stopped reader, or the reader did not stop)\n";
 	kill(stopped_reader, SIGKILL);
 	(void)!write(2, message, sizeof message - 1);
 	_exit(1);
@@ -59,23 +61,28 @@ static void stop_and_write(const char *path, int sig)
 	int ready[2], go[2], result[2];
 	CHECK(pipe(ready) == 0 && pipe(go) == 0 && pipe(result) == 0, "pipes");
 	pid_t child = fork();
-	if (child == 0)
+	if (child == 0) {
+		/* A process group of its own, whose parent (this test) is in another
+		 * group of the session: not orphaned, so the kernel does not discard
+		 * the stop signals (as it would if ctest's group were orphaned). */
+		setpgid(0, 0);
 		reader(path, ready[1], go[0], result[1]);
+	}
+	setpgid(child, child);
+	stopped_reader = child;
+	signal(SIGALRM, waited_too_long);
+	alarm(20);
 	char byte;
 	CHECK(read(ready[0], &byte, 1) == 1, "reader not ready");
 
 	int status;
 	CHECK(kill(child, sig) == 0 && waitpid(child, &status, WUNTRACED) == child &&
 	      WIFSTOPPED(status), "reader did not stop");
-	/* Without the lease given back, this open waits lease-break-time; the
-	 * alarm fails the test long before. */
-	stopped_reader = child;
-	signal(SIGALRM, waited_too_long);
-	alarm(10);
+	/* Without the lease given back, this open waits lease-break-time (45 s);
+	 * the alarm fails the test long before. */
 	double start = now_s();
 	int fd = open(path, O_WRONLY);
 	double waited = now_s() - start;
-	alarm(0);
 	CHECK(fd >= 0 && waited < 5, "writer's open took %.1f s", waited);
 	uint64_t fresh = 0xfeedface00000000ull | (unsigned)sig;
 	CHECK(pwrite(fd, &fresh, 8, 0) == 8 && close(fd) == 0, "write");
@@ -85,6 +92,7 @@ static void stop_and_write(const char *path, int sig)
 	CHECK(read(result[0], report, sizeof report - 1) > 0, "no result");
 	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "reader failed");
+	alarm(0);
 	char expected[32];
 	snprintf(expected, sizeof expected, "%016llx", (unsigned long long)fresh);
 	CHECK(strncmp(report, expected, 16) == 0, "stale read after continuing: %s", report);
