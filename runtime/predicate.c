@@ -325,6 +325,9 @@ int respec_predicate_invalidate(respec_predicate *pred)
 	if (err)
 		return err;
 	pthread_mutex_lock(&pred->lock);
+	/* The caller may now write the terms unguarded: nothing may re-specialize
+	 * it behind its back, a back-off that would have is cancelled. */
+	atomic_store(&pred->backoff_until, 0);
 	if (pred->holds)
 		err = to_generic(pred);
 	pthread_mutex_unlock(&pred->lock);

@@ -291,8 +291,10 @@ int respec_predicate_set_respecialize(respec_predicate *pred, respec_respecializ
  * in the specialized implementations. EALREADY if already established. Must not
  * race with unguarded writers of the terms (establish in a binding phase). */
 int respec_predicate_establish(respec_predicate *pred);
-/* Replugs every dependent slot back to generic, then disarms the SPIDs. No-op
- * when the predicate does not hold. */
+/* Replugs every dependent slot back to generic, then disarms the SPIDs, and
+ * cancels a pending back-off (see respec_predicate_set_policy): nothing
+ * re-specializes it until it is established again. No-op otherwise when the
+ * predicate does not hold. */
 int respec_predicate_invalidate(respec_predicate *pred);
 bool respec_predicate_holds(const respec_predicate *pred);
 const char *respec_predicate_name(const respec_predicate *pred);
