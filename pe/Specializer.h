@@ -47,7 +47,7 @@ struct SpecializeOptions {
   /// Instructions the call-effects analysis (CallEffects.h) visits for one
   /// residual call to visible code; past it, the callee's write summary
   /// (WriteSummary.h) applies. 0: never analyze.
-  uint64_t maxCallEffectsWork = 100000;
+  uint64_t maxCallEffectsWork = 5000;
   /// Called now and then during long runs (blocks specialized so far).
   std::function<void(unsigned Blocks, unsigned Restarts)> progress;
   /// Run-time specialization: the address of a symbol in this process, which

@@ -105,7 +105,7 @@ options:
                        visible code may write, from its call site (calls
                        through pointers the caller knows included); past it,
                        the callee's type-based write summary applies
-                       (default 100000; 0: never analyze)
+                       (default 5000; 0: never analyze)
   --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
   --color=auto|always|never   explain: colors in the terminal (default auto)
