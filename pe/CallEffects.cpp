@@ -20,7 +20,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
-#include "llvm/TargetParser/Triple.h"
 #include <climits>
 #include <tuple>
 
@@ -65,9 +64,9 @@ struct GiveUp {};
 class EffectsAnalysis {
 public:
   EffectsAnalysis(const MemoryState &Memory, ObjectTable &Objects, const DataLayout &Layout,
-                  const ExternalFacts &Facts, uint64_t WorkLimit, const Module &M)
-      : memory(Memory), objects(Objects), layout(Layout), facts(Facts), workLimit(WorkLimit),
-        libraryInfoImpl(Triple(M.getTargetTriple())), libraryInfo(libraryInfoImpl) {}
+                  const ExternalFacts &Facts, const TargetLibraryInfo &Library, uint64_t WorkLimit)
+      : memory(Memory), objects(Objects), layout(Layout), facts(Facts), libraryInfo(Library),
+        workLimit(WorkLimit) {}
 
   CallEffects run(const llvm::Function &Callee, ArrayRef<AbstractValue> Args) {
     reach(Callee);
@@ -91,13 +90,13 @@ private:
   ObjectTable &objects;
   const DataLayout &layout;
   const ExternalFacts &facts;
+  const TargetLibraryInfo &libraryInfo;
   uint64_t workLimit, work = 0;
-  TargetLibraryInfoImpl libraryInfoImpl;
-  TargetLibraryInfo libraryInfo;
 
   std::vector<const llvm::Function *> functions;
   std::set<const llvm::Function *> reached;
   std::map<const Value *, PointsTo> values;
+  std::map<const Constant *, PointsTo> constants; ///< fromConstant, memoized
   std::map<const llvm::Function *, PointsTo> returns;
   std::map<StorageKey, std::map<int64_t, StoredRange>> stored;
   CallEffects effects;
@@ -197,13 +196,18 @@ private:
     return {Location::unknown()};
   }
 
-  PointsTo valueOf(const Value *V) {
-    if (auto *C = dyn_cast<Constant>(V))
-      return fromConstant(C);
+  /// V's points-to set so far (by reference: the analysis asks this for every
+  /// operand of every instruction on every pass).
+  const PointsTo &valueOf(const Value *V) {
+    static const PointsTo Nothing;
+    if (auto *C = dyn_cast<Constant>(V)) {
+      auto It = constants.find(C);
+      return It != constants.end() ? It->second : constants.emplace(C, fromConstant(C)).first->second;
+    }
     if (isa<InlineAsm>(V))
       throw GiveUp();
     auto It = values.find(V);
-    return It == values.end() ? PointsTo() : It->second;
+    return It == values.end() ? Nothing : It->second;
   }
 
   //--- Memory ------------------------------------------------------------===//
@@ -562,9 +566,11 @@ std::optional<CallEffects> analyzeCallEffects(const llvm::Function &Callee,
                                               ArrayRef<AbstractValue> Args,
                                               const MemoryState &Memory, ObjectTable &Objects,
                                               const DataLayout &Layout,
-                                              const ExternalFacts &Facts, uint64_t WorkLimit) {
+                                              const ExternalFacts &Facts,
+                                              const TargetLibraryInfo &Library,
+                                              uint64_t WorkLimit) {
   try {
-    EffectsAnalysis Analysis(Memory, Objects, Layout, Facts, WorkLimit, *Callee.getParent());
+    EffectsAnalysis Analysis(Memory, Objects, Layout, Facts, Library, WorkLimit);
     return Analysis.run(Callee, Args);
   } catch (GiveUp &) {
     return std::nullopt;

@@ -36,6 +36,7 @@
 #include "ExternalFacts.h"
 #include "MemoryState.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include <map>
@@ -67,7 +68,9 @@ std::optional<CallEffects> analyzeCallEffects(const llvm::Function &Callee,
                                               llvm::ArrayRef<AbstractValue> Args,
                                               const MemoryState &Memory, ObjectTable &Objects,
                                               const llvm::DataLayout &Layout,
-                                              const ExternalFacts &Facts, uint64_t WorkLimit);
+                                              const ExternalFacts &Facts,
+                                              const llvm::TargetLibraryInfo &Library,
+                                              uint64_t WorkLimit);
 
 } // namespace respec
 

@@ -41,7 +41,9 @@ std::string clangPath() {
   return RESPEC_DEFAULT_CLANG;
 }
 
-std::string includeDir() {
+/// respec's headers: installed beside the executable (<prefix>/include), or
+/// in the source tree for a respec run from its build tree.
+static std::string findIncludeDir() {
   // /proc/self/exe on Linux: the path of the running executable, links resolved.
   static int Anchor;
   SmallString<256> Installed(
@@ -53,6 +55,11 @@ std::string includeDir() {
   if (sys::fs::exists(Header))
     return Installed.str().str();
   return RESPEC_SOURCE_INCLUDE_DIR;
+}
+
+std::string includeDir() {
+  static const std::string Dir = findIncludeDir(); // looked up once per process
+  return Dir;
 }
 
 /// A directory for clang's outputs, removed with its contents.

@@ -136,6 +136,8 @@ ModuleInfo::ModuleInfo(Module &M) {
     infos[&F] = std::move(Info);
   }
   writeSummaries = std::make_unique<WriteSummaries>(M, externalFacts);
+  libraryImpl = std::make_unique<TargetLibraryInfoImpl>(Triple(M.getTargetTriple()));
+  library = std::make_unique<TargetLibraryInfo>(*libraryImpl);
 }
 
 } // namespace respec

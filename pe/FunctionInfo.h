@@ -23,6 +23,7 @@
 #include "ExternalFacts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
@@ -65,6 +66,8 @@ public:
   const WriteSummary *writes(const llvm::Function *F) const { return writeSummaries->get(F); }
   /// What the spec declares about external functions (ExternalFacts.h).
   const ExternalFacts &facts() const { return externalFacts; }
+  /// The C library functions of the module's target (CallEffects.h).
+  const llvm::TargetLibraryInfo &libraryInfo() const { return *library; }
 
   /// Whether a call may be unfolded (inlined during specialization).
   static bool isUnfoldableCallSite(const llvm::CallBase &Call);
@@ -73,6 +76,8 @@ private:
   std::map<const llvm::Function *, std::unique_ptr<FunctionInfo>> infos;
   std::unique_ptr<WriteSummaries> writeSummaries;
   ExternalFacts externalFacts;
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryImpl;
+  std::unique_ptr<llvm::TargetLibraryInfo> library;
 };
 
 } // namespace respec

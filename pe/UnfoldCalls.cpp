@@ -205,7 +205,7 @@ void Specializer::residualCall(CallBase &I, const std::vector<AbstractValue> &Ar
   if (Visible && !Visible->isDeclaration() && options.maxCallEffectsWork)
     if (std::optional<CallEffects> Effects =
             analyzeCallEffects(*Visible, Args, state.memory, objects, layout, info.facts(),
-                               options.maxCallEffectsWork)) {
+                               info.libraryInfo(), options.maxCallEffectsWork)) {
       ++current->stats.callEffectsAnalyzed;
       emitResidual(I, Ops, /*OperandsEscape=*/false);
       applyCallEffects(*Effects);

@@ -272,7 +272,7 @@ static void enforce(struct respec_memguard *w)
 	step.enforced[step.nenforced++] = w->pred;
 }
 
-static void on_segv(int sig, siginfo_t *si, void *ucv)
+static void handle_segv(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 	uintptr_t addr = (uintptr_t)si->si_addr;
@@ -392,7 +392,7 @@ static bool watchpoint_hit(uintptr_t addr, uintptr_t pc)
 	return hit != NULL;
 }
 
-static void on_trap(int sig, siginfo_t *si, void *ucv)
+static void handle_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 	/* The step's trap, or a watchpoint's merged with it (either code). */
@@ -401,6 +401,22 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	else if (si->si_code != TRAP_PERF ||
 		 !watchpoint_hit((uintptr_t)si->si_addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]))
 		chain(&previous_trap, sig, si, ucv);
+}
+
+/* The handlers make system calls (mprotect, write, ioctl): the interrupted
+ * code must find errno as it left it. */
+static void on_segv(int sig, siginfo_t *si, void *ucv)
+{
+	int saved_errno = errno;
+	handle_segv(sig, si, ucv);
+	errno = saved_errno;
+}
+
+static void on_trap(int sig, siginfo_t *si, void *ucv)
+{
+	int saved_errno = errno;
+	handle_trap(sig, si, ucv);
+	errno = saved_errno;
 }
 
 static void install(int sig, void (*handler)(int, siginfo_t *, void *), struct sigaction *previous)
@@ -509,6 +525,7 @@ respec_memguard *respec_memguard_watch(void *addr, size_t len, respec_predicate 
 	}
 	if (err) {
 		respec__watchpoints_close(w->fds, w->nfds);
+		free(w->fds);
 		free(w->term);
 		free(w);
 		return NULL;

@@ -222,6 +222,11 @@ void respec__report_start(void)
 		void *warm[4];
 		backtrace(warm, 4); /* loads the unwinder now, not in a handler */
 		started = respec__start_detached_thread(reporter);
+		if (!started) { /* nobody would read it: queued reports count as dropped */
+			close(pipe_fds[0]);
+			close(pipe_fds[1]);
+			pipe_fds[0] = pipe_fds[1] = -1;
+		}
 	}
 	pthread_mutex_unlock(&start_lock);
 }
