@@ -38,6 +38,7 @@
 #include "respec/memguard.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,15 +215,41 @@ struct step {
 	bool have_report;
 	struct respec__report report;
 };
-static _Thread_local struct step step;
+/* Kept in records the threads share, not in thread-local storage: a thread
+ * holds one only while it steps (microseconds), and 2 KB of static TLS per
+ * thread is more than a library loaded with dlopen() may have (librespec-io's
+ * shim links this runtime). A thread that finds every record taken waits for
+ * one: the others are single-stepping one instruction. */
+#define STEP_RECORDS 64
+static struct step step_records[STEP_RECORDS];
+static _Atomic bool step_record_taken[STEP_RECORDS];
+static _Thread_local struct step *stepping; /* this thread's record; NULL: none */
+
+static struct step *take_step_record(void)
+{
+	for (;;) {
+		for (size_t i = 0; i < STEP_RECORDS; i++)
+			if (!atomic_exchange_explicit(&step_record_taken[i], true, memory_order_acquire))
+				return &step_records[i];
+		sched_yield();
+	}
+}
+
+static void give_back_step_record(void)
+{
+	/* Pairs with the acquire exchange of the next thread that takes it. */
+	atomic_store_explicit(&step_record_taken[stepping - step_records], false,
+			      memory_order_release);
+	stepping = NULL;
+}
 /* A fault on no page of ours is retried once (a watch may have gone away
  * between the fault and the handler), then handed on. */
 static _Thread_local uintptr_t unknown_fault_addr, unknown_fault_pc;
 
 static bool noted(const struct respec_memguard *w)
 {
-	for (size_t i = 0; i < step.nhits; i++)
-		if (step.hits[i].watch == w)
+	for (size_t i = 0; i < stepping->nhits; i++)
+		if (stepping->hits[i].watch == w)
 			return true;
 	return false;
 }
@@ -245,9 +272,9 @@ static void note_hits_locked(uintptr_t addr, uintptr_t page)
 				atomic_fetch_add_explicit(&w->stepped_others, 1, memory_order_relaxed);
 			continue;
 		}
-		if (step.nhits == STEP_HITS)
+		if (stepping->nhits == STEP_HITS)
 			die("too many watched terms within reach of one store");
-		struct hit *h = &step.hits[step.nhits++];
+		struct hit *h = &stepping->hits[stepping->nhits++];
 		h->watch = w;
 		h->definite = addr >= w->start;
 		h->nbefore = w->end - w->start < WIDEST_STORE ? w->end - w->start : WIDEST_STORE;
@@ -257,8 +284,8 @@ static void note_hits_locked(uintptr_t addr, uintptr_t page)
 
 static void enforce(struct respec_memguard *w)
 {
-	for (size_t i = 0; i < step.nenforced; i++)
-		if (step.enforced[i] == w->pred)
+	for (size_t i = 0; i < stepping->nenforced; i++)
+		if (stepping->enforced[i] == w->pred)
 			return;
 	int err = respec_guard_begin(w->pred);
 	if (err != 0) {
@@ -269,7 +296,7 @@ static void enforce(struct respec_memguard *w)
 			 w->term, respec_last_error());
 		die(message);
 	}
-	step.enforced[step.nenforced++] = w->pred;
+	stepping->enforced[stepping->nenforced++] = w->pred;
 }
 
 static void handle_segv(int sig, siginfo_t *si, void *ucv)
@@ -278,10 +305,21 @@ static void handle_segv(int sig, siginfo_t *si, void *ucv)
 	uintptr_t addr = (uintptr_t)si->si_addr;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t page = addr & ~(page_size - 1);
+	/* Taken before the tables' lock, which the threads that hold the other
+	 * records need in order to give them back. */
+	bool took_record = !stepping;
+	if (took_record)
+		stepping = take_step_record();
 	lock_tables();
 	struct guarded_page *p = si->si_code == SEGV_ACCERR ? find_page(page) : NULL;
-	if (!p) {
+	/* Disarmed or opened since the fault: the page is writable now. */
+	bool writable_now = p && (!p->armed || p->open);
+	if (!p || writable_now) {
 		unlock_tables();
+		if (took_record)
+			give_back_step_record();
+	}
+	if (!p) {
 		if (si->si_code == SEGV_ACCERR &&
 		    (addr != unknown_fault_addr || pc != unknown_fault_pc)) {
 			unknown_fault_addr = addr;
@@ -292,29 +330,26 @@ static void handle_segv(int sig, siginfo_t *si, void *ucv)
 		return;
 	}
 	unknown_fault_addr = 0;
-	if (!p->armed || p->open) {
-		/* Disarmed or opened since the fault: the page is writable now. */
-		unlock_tables();
+	if (writable_now)
 		return;
-	}
-	if (step.npages == STEP_PAGES)
+	if (stepping->npages == STEP_PAGES)
 		die("one instruction faulted on too many watched pages");
-	if (!step.active)
+	if (!stepping->active)
 		atomic_fetch_add_explicit(&steps_in_flight, 1, memory_order_relaxed);
-	step.active = true;
-	size_t first_new = step.nhits;
+	stepping->active = true;
+	size_t first_new = stepping->nhits;
 	note_hits_locked(addr, page);
 	unlock_tables();
 
-	for (size_t i = first_new; i < step.nhits; i++) {
-		struct respec_memguard *w = step.hits[i].watch;
-		if (!step.have_report && respec__reports_on()) {
-			respec__report_fill(&step.report, w->term, w->pred,
+	for (size_t i = first_new; i < stepping->nhits; i++) {
+		struct respec_memguard *w = stepping->hits[i].watch;
+		if (!stepping->have_report && respec__reports_on()) {
+			respec__report_fill(&stepping->report, w->term, w->pred,
 					    w->flags & RESPEC_MEMGUARD_ENFORCE
 						    ? "enforced: predicate broken before the write"
 						    : "reported",
 					    addr, pc, true);
-			step.have_report = true;
+			stepping->have_report = true;
 		}
 		if (w->flags & RESPEC_MEMGUARD_ENFORCE)
 			enforce(w);
@@ -324,7 +359,7 @@ static void handle_segv(int sig, siginfo_t *si, void *ucv)
 	lock_tables();
 	p = find_page(page);
 	if (p) { /* else unwatched meanwhile: writable and no longer ours */
-		step.pages[step.npages++] = page;
+		stepping->pages[stepping->npages++] = page;
 		p->open++;
 		apply_protection(p);
 	}
@@ -337,31 +372,32 @@ static void finish_step(ucontext_t *uc)
 {
 	uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
 	lock_tables();
-	for (size_t i = 0; i < step.npages; i++) {
-		struct guarded_page *p = find_page(step.pages[i]);
+	for (size_t i = 0; i < stepping->npages; i++) {
+		struct guarded_page *p = find_page(stepping->pages[i]);
 		p->open--;
 		apply_protection(p);
 		maybe_forget_page(p);
 	}
 	unlock_tables();
 	bool reported = false;
-	for (size_t i = 0; i < step.nhits; i++) {
-		struct hit *h = &step.hits[i];
+	for (size_t i = 0; i < stepping->nhits; i++) {
+		struct hit *h = &stepping->hits[i];
 		if (!h->definite && memcmp(h->before, (const void *)h->watch->start, h->nbefore) == 0) {
 			atomic_fetch_add_explicit(&h->watch->stepped_others, 1, memory_order_relaxed);
 			continue;
 		}
 		atomic_fetch_add_explicit(&h->watch->trapped, 1, memory_order_relaxed);
-		if (step.have_report && !reported)
-			respec__report_queue(&step.report);
+		if (stepping->have_report && !reported)
+			respec__report_queue(&stepping->report);
 		reported = true;
 	}
 	respec_predicate *enforced[STEP_HITS];
-	size_t nenforced = step.nenforced;
-	memcpy(enforced, step.enforced, nenforced * sizeof *enforced);
-	step.active = false;
-	step.npages = step.nhits = step.nenforced = 0;
-	step.have_report = false;
+	size_t nenforced = stepping->nenforced;
+	memcpy(enforced, stepping->enforced, nenforced * sizeof *enforced);
+	stepping->active = false;
+	stepping->npages = stepping->nhits = stepping->nenforced = 0;
+	stepping->have_report = false;
+	give_back_step_record();
 	/* The noted watches are not used past here: release pairs with the
 	 * acquire load in respec_memguard_unwatch before it frees one. */
 	atomic_fetch_sub_explicit(&steps_in_flight, 1, memory_order_release);
@@ -396,7 +432,7 @@ static void handle_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 	/* The step's trap, or a watchpoint's merged with it (either code). */
-	if (step.active)
+	if (stepping && stepping->active)
 		finish_step(uc);
 	else if (si->si_code != TRAP_PERF ||
 		 !watchpoint_hit((uintptr_t)si->si_addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]))
@@ -553,7 +589,7 @@ int respec_memguard_unwatch(respec_memguard *w)
 		}
 	unlock_tables();
 	/* A thread between on_segv and on_trap may have noted this watch. Acquire
-	 * pairs with the release decrement at the end of its step. */
+	 * pairs with the release decrement at the end of its stepping-> */
 	unsigned int spins = 0;
 	while (atomic_load_explicit(&steps_in_flight, memory_order_acquire) != 0)
 		respec__spin_pause(&spins);
@@ -620,8 +656,11 @@ void respec__memguard_fork_child(void)
 		w->armed = false;
 		w->inert = true;
 	}
-	step.active = false;
-	step.npages = step.nhits = step.nenforced = 0;
+	/* Only this thread survives: every record is free again. */
+	memset(step_records, 0, sizeof step_records);
+	for (size_t i = 0; i < STEP_RECORDS; i++)
+		atomic_store_explicit(&step_record_taken[i], false, memory_order_relaxed);
+	stepping = NULL;
 	atomic_store_explicit(&steps_in_flight, 0, memory_order_relaxed);
 	respec__report_fork_child();
 	unlock_tables();

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	CHECK(memcmp(&first, &second, sizeof first) == 0, "the cache changed the figures");
 
 	FILE *damaged = fopen(path, "w");
-	fputs("respec-io-costs 1\nsyscall_ns -5\n", damaged);
+	fputs("respec-io-costs 2\nsyscall_ns -5\n", damaged);
 	fclose(damaged);
 	run_child(argv[0], source, sizeof source, &again);
 	CHECK(strcmp(source, "measured") == 0, "damaged cache: costs %s", source);
