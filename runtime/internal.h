@@ -113,6 +113,10 @@ void respec__predicate_back_off_over(respec_predicate *pred);
 void respec__feedback_wake(void);
 void respec__feedback_fork_child(void);
 
+/* predicate.c, for memguard.c's trap handler: respec_guard_end, but a
+ * re-specialization the policy wants now is the back-off thread's to do (the
+ * respecialize callback may compile code: not in a signal handler). */
+int respec__guard_end_deferred(respec_predicate *pred);
 /* predicate.c, for memguard.c: the predicate's own lock (watches start armed
  * exactly when it holds). */
 void respec__predicate_lock(respec_predicate *pred);

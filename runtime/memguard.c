@@ -15,7 +15,9 @@
  * before the store), then the page is opened, the trap flag set, and the
  * handler returns. The store re-executes and lands; the single-step trap runs
  * on_trap, which closes the page again, reports, and ends the guard of an
- * ENFORCE watch (re-specialization). Where a store starts is known exactly (the
+ * ENFORCE watch; re-specializing it is left to the back-off thread
+ * (feedback.c), so no respecialize callback (a compiler, perhaps) runs in a
+ * signal handler. Where a store starts is known exactly (the
  * fault address), how wide it is is not: a store starting less than 64 bytes
  * before a term (no x86 store is wider) may reach it, so it counts as a write
  * to the term when the term's bytes changed, and ENFORCE breaks the predicate
@@ -402,7 +404,7 @@ static void finish_step(ucontext_t *uc)
 	 * acquire load in respec_memguard_unwatch before it frees one. */
 	atomic_fetch_sub_explicit(&steps_in_flight, 1, memory_order_release);
 	for (size_t i = 0; i < nenforced; i++)
-		respec_guard_end(enforced[i]);
+		respec__guard_end_deferred(enforced[i]);
 }
 
 /* A watchpoint fired: the store has landed (the trap follows it). */

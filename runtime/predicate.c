@@ -372,7 +372,10 @@ int respec_guard_begin(respec_predicate *pred)
 	return 0;
 }
 
-int respec_guard_end(respec_predicate *pred)
+/* Ends the calling thread's guard. When the policy wants the predicate
+ * re-specialized now, `defer` hands that to the back-off thread (due at once)
+ * instead of running the respecialize callback here. */
+static int end_guard(respec_predicate *pred, bool defer)
 {
 	if (!pred)
 		return respec__fail(EINVAL, "respec_guard_end: NULL predicate");
@@ -387,18 +390,31 @@ int respec_guard_end(respec_predicate *pred)
 		respec_predicate_stats stats;
 		fill_stats(pred, &stats);
 		uint64_t backoff = pred->policy(pred, &stats, pred->policy_arg);
-		if (backoff == 0) {
+		if (backoff == 0)
 			pred->consecutive_backoffs = 0;
+		if (backoff == 0 && !defer) {
 			err = respecialize(pred);
 		} else {
-			pred->consecutive_backoffs++;
-			pred->backoffs++;
+			if (backoff != 0) {
+				pred->consecutive_backoffs++;
+				pred->backoffs++;
+			}
 			atomic_store(&pred->backoff_until, respec__now_ns() + backoff);
 			respec__feedback_wake();
 		}
 	}
 	pthread_mutex_unlock(&pred->lock);
 	return err;
+}
+
+int respec_guard_end(respec_predicate *pred)
+{
+	return end_guard(pred, false);
+}
+
+int respec__guard_end_deferred(respec_predicate *pred)
+{
+	return end_guard(pred, true);
 }
 
 /* Asks the respecialize callback for every dependent, and plugs in what it

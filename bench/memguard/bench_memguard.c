@@ -24,7 +24,8 @@
  *                      also records a backtrace for the reporter thread
  *     pages            REPORT watch, page protection (reports off)
  *     pages-enforce    ENFORCE watch: fault, break the predicate before the
- *                      store, step it, re-specialize (reports off)
+ *                      store, step it; then wait until the back-off thread has
+ *                      re-specialized (reports off)
  *
  * Protocol: bench/harness.h (interleaved rounds, median and min, one pinned
  * CPU). Each variant writes its own memory, watched by its own predicate, so
@@ -40,6 +41,7 @@
 #include "respec/runtime.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,9 @@ struct variant {
 	respec_memguard *watch;
 	bool guarded;  /* RESPEC_GUARDED_STORE instead of a plain store */
 	bool reports;  /* reports on while it runs */
+	/* ENFORCE: after each write, until the back-off thread has re-specialized
+	 * (the next write must trap again) */
+	bool awaits_respecialization;
 };
 
 static int devnull;
@@ -84,6 +89,12 @@ static void run(void *ctx, uint64_t iterations)
 	if (v->guarded)
 		for (uint64_t i = 0; i < iterations; i++)
 			RESPEC_GUARDED_STORE(v->object->spid, v->object->term, VALUE);
+	else if (v->awaits_respecialization)
+		for (uint64_t i = 0; i < iterations; i++) {
+			*v->target = VALUE;
+			while (!respec_predicate_holds(v->pred))
+				sched_yield();
+		}
 	else
 		for (uint64_t i = 0; i < iterations; i++)
 			*v->target = VALUE;
@@ -189,6 +200,7 @@ int main(int argc, char **argv)
 		t_wpr->reports = true;
 	struct variant *t_pages = add(trapped, "pages", pages, true);
 	struct variant *t_enf = add(trapped, "pages-enforce", RESPEC_MEMGUARD_ENFORCE, true);
+	t_enf->awaits_respecialization = true;
 
 	bench_extra_string(bench, "watchpoints",
 			   no_watchpoints ? no_watchpoints : "available (perf_event_open sigtrap)");

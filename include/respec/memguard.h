@@ -15,8 +15,14 @@
  *   RESPEC_MEMGUARD_ENFORCE  the write is treated as a guarded store: the
  *                            predicate is broken (dependent slots replugged to
  *                            generic) *before* the write lands, the write lands,
- *                            then the predicate's respecialize callback runs.
- *                            It is also reported.
+ *                            then librespec's back-off thread re-specializes it
+ *                            (the respecialize callback never runs in the trap
+ *                            handler; until it has run, calls take generic
+ *                            code). It is also reported. The handler replugs as
+ *                            respec_guard_begin does, so the writing thread must
+ *                            be one that may guard: not inside a call of a slot
+ *                            that depends on the predicate (the program aborts
+ *                            with "cannot enforce a write to term ...").
  *
  * Backends, chosen per watch:
  *   watchpoint  perf_event_open(2) hardware breakpoints (HW_BREAKPOINT_W) with
@@ -39,6 +45,12 @@
  * before the store, and a broken predicate's watches are disarmed (pages made
  * writable, watchpoints disabled); establishing or re-specializing arms them
  * again, before the specialized code is plugged in.
+ *
+ * Writes by the kernel (read(2) or recv(2) into a term, ...) are not user
+ * stores: watchpoints do not see them (they count user-mode writes only), and
+ * with pages the system call fails with EFAULT while the predicate holds (the
+ * page is read-only to the kernel too). Terms that system calls write belong
+ * outside MemGuard; guard those writes by hand.
  *
  * Threads: watchpoints cover every thread. With pages, while one thread steps
  * a write through an opened page (a few microseconds), writes by other threads
