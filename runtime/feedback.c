@@ -95,12 +95,19 @@ static void *back_off_thread(void *arg)
 	return NULL;
 }
 
-void respec__feedback_wake(void)
+void respec__feedback_start(void)
 {
 	pthread_once(&timer_cond_once, init_timer_cond);
 	pthread_mutex_lock(&timer_lock);
 	if (!timer_started)
 		timer_started = respec__start_detached_thread(back_off_thread);
+	pthread_mutex_unlock(&timer_lock);
+}
+
+void respec__feedback_wake(void)
+{
+	respec__feedback_start();
+	pthread_mutex_lock(&timer_lock);
 	timer_woken = true;
 	pthread_cond_signal(&timer_cond);
 	pthread_mutex_unlock(&timer_lock);

@@ -111,6 +111,9 @@ void respec__predicate_back_off_over(respec_predicate *pred);
 /* feedback.c: a back-off began: the thread (started on first use) recomputes
  * its deadline. */
 void respec__feedback_wake(void);
+/* Starts the back-off thread now if it is not running (ENFORCE watches wake
+ * it from a signal handler, where it cannot be started). */
+void respec__feedback_start(void);
 void respec__feedback_fork_child(void);
 
 /* predicate.c, for memguard.c's trap handler: respec_guard_end, but a
@@ -121,12 +124,13 @@ int respec__guard_end_deferred(respec_predicate *pred);
  * exactly when it holds). */
 void respec__predicate_lock(respec_predicate *pred);
 void respec__predicate_unlock(respec_predicate *pred);
+/* How many MemGuard watches it has; lock held. */
+void respec__predicate_count_watches(respec_predicate *pred, int change);
 
 /* memguard.c: a predicate's watches are armed exactly while it holds
  * (predicate lock held): before specialized code is plugged in, after it has
  * been replugged to generic. */
 void respec__memguard_arm(respec_predicate *pred, bool armed);
-bool respec__memguard_watches(const respec_predicate *pred);
 void respec__memguard_fork_prepare(void);
 void respec__memguard_fork_parent(void);
 void respec__memguard_fork_child(void);
@@ -150,6 +154,9 @@ struct respec__report {
  * context's; `pc_exact` when it is the store (a fault), not the next one. */
 void respec__report_fill(struct respec__report *r, const char *term, respec_predicate *pred,
 			 const char *what, uintptr_t addr, uintptr_t pc, bool pc_exact);
+/* Names another term (and its predicate) in a filled report. */
+void respec__report_name(struct respec__report *r, const char *term, respec_predicate *pred,
+			 const char *what);
 void respec__report_queue(const struct respec__report *r);
 bool respec__reports_on(void);
 void respec__report_start(void);

@@ -167,15 +167,6 @@ void respec__memguard_arm(respec_predicate *pred, bool armed)
 	unlock_tables();
 }
 
-bool respec__memguard_watches(const respec_predicate *pred)
-{
-	bool any = false;
-	lock_tables();
-	for (size_t i = 0; i < nwatches && !any; i++)
-		any = watches[i]->pred == pred;
-	unlock_tables();
-	return any;
-}
 
 /* ---- the handlers ----------------------------------------------------------- */
 
@@ -284,6 +275,13 @@ static void note_hits_locked(uintptr_t addr, uintptr_t page)
 	}
 }
 
+/* What a report says happened to a trapped write. */
+static const char *outcome(const struct respec_memguard *w)
+{
+	return w->flags & RESPEC_MEMGUARD_ENFORCE ? "enforced: predicate broken before the write"
+						  : "reported";
+}
+
 static void enforce(struct respec_memguard *w)
 {
 	for (size_t i = 0; i < stepping->nenforced; i++)
@@ -345,12 +343,11 @@ static void handle_segv(int sig, siginfo_t *si, void *ucv)
 
 	for (size_t i = first_new; i < stepping->nhits; i++) {
 		struct respec_memguard *w = stepping->hits[i].watch;
+		/* The backtrace is taken here, at the store; which term it names is
+		 * settled after the step (finish_step), by what the store changed. */
 		if (!stepping->have_report && respec__reports_on()) {
-			respec__report_fill(&stepping->report, w->term, w->pred,
-					    w->flags & RESPEC_MEMGUARD_ENFORCE
-						    ? "enforced: predicate broken before the write"
-						    : "reported",
-					    addr, pc, true);
+			respec__report_fill(&stepping->report, w->term, w->pred, outcome(w), addr, pc,
+					    true);
 			stepping->have_report = true;
 		}
 		if (w->flags & RESPEC_MEMGUARD_ENFORCE)
@@ -389,8 +386,11 @@ static void finish_step(ucontext_t *uc)
 			continue;
 		}
 		atomic_fetch_add_explicit(&h->watch->trapped, 1, memory_order_relaxed);
-		if (stepping->have_report && !reported)
+		if (stepping->have_report && !reported) {
+			respec__report_name(&stepping->report, h->watch->term, h->watch->pred,
+					    outcome(h->watch));
 			respec__report_queue(&stepping->report);
+		}
 		reported = true;
 	}
 	respec_predicate *enforced[STEP_HITS];
@@ -533,6 +533,8 @@ respec_memguard *respec_memguard_watch(void *addr, size_t len, respec_predicate 
 	respec__init();
 	pthread_once(&handlers_once, install_handlers);
 	respec__report_start();
+	if (flags & RESPEC_MEMGUARD_ENFORCE)
+		respec__feedback_start(); /* it re-specializes after enforced writes */
 	struct respec_memguard *w = calloc(1, sizeof *w);
 	if (!w || !(w->term = strdup(term))) {
 		free(w);
@@ -557,6 +559,7 @@ respec_memguard *respec_memguard_watch(void *addr, size_t len, respec_predicate 
 		if (!err) {
 			watches[nwatches++] = w;
 			arm_locked(w, respec_predicate_holds(pred));
+			respec__predicate_count_watches(pred, 1);
 		}
 		unlock_tables();
 		respec__predicate_unlock(pred);
@@ -571,18 +574,29 @@ respec_memguard *respec_memguard_watch(void *addr, size_t len, respec_predicate 
 	return w;
 }
 
-int respec_memguard_unwatch(respec_memguard *w)
+static size_t index_locked(const struct respec_memguard *w)
 {
-	lock_tables();
 	size_t i = 0;
 	while (i < nwatches && watches[i] != w)
 		i++;
-	if (i == nwatches) {
-		unlock_tables();
+	return i;
+}
+
+int respec_memguard_unwatch(respec_memguard *w)
+{
+	lock_tables();
+	bool known = index_locked(w) < nwatches;
+	unlock_tables();
+	if (!known)
 		return respec__fail(EINVAL, "respec_memguard_unwatch: unknown watch %p", (void *)w);
-	}
+	/* The predicate's lock first, as everywhere: no establish or guard arms
+	 * it meanwhile. (Unwatching one watch from two threads at once is the
+	 * caller's double free.) */
+	respec__predicate_lock(w->pred);
+	respec__predicate_count_watches(w->pred, -1);
+	lock_tables();
 	arm_locked(w, false);
-	watches[i] = watches[--nwatches];
+	watches[index_locked(w)] = watches[--nwatches];
 	if (w->pages && !w->inert)
 		for (uintptr_t a = first_page(w); a < w->end; a += page_size) {
 			struct guarded_page *p = find_page(a);
@@ -590,6 +604,7 @@ int respec_memguard_unwatch(respec_memguard *w)
 			maybe_forget_page(p);
 		}
 	unlock_tables();
+	respec__predicate_unlock(w->pred);
 	/* A thread between on_segv and on_trap may have noted this watch. Acquire
 	 * pairs with the release decrement at the end of its stepping-> */
 	unsigned int spins = 0;

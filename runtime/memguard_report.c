@@ -57,12 +57,18 @@ static void copy_name(char *to, size_t size, const char *from)
 	to[n] = '\0';
 }
 
-void respec__report_fill(struct respec__report *r, const char *term, respec_predicate *pred,
-			 const char *what, uintptr_t addr, uintptr_t pc, bool pc_exact)
+void respec__report_name(struct respec__report *r, const char *term, respec_predicate *pred,
+			 const char *what)
 {
 	copy_name(r->term, sizeof r->term, term);
 	copy_name(r->pred, sizeof r->pred, respec_predicate_name(pred));
 	copy_name(r->what, sizeof r->what, what);
+}
+
+void respec__report_fill(struct respec__report *r, const char *term, respec_predicate *pred,
+			 const char *what, uintptr_t addr, uintptr_t pc, bool pc_exact)
+{
+	respec__report_name(r, term, pred, what);
 	r->addr = addr;
 	r->tid = syscall(SYS_gettid);
 	/* Frame 0 is the store: the faulting instruction itself, or the one before

@@ -48,6 +48,7 @@ struct respec_predicate {
 	double store_interval_ns;
 	_Atomic uint64_t backoff_until; /* monotonic ns; 0: not backing off */
 	_Atomic bool timer_busy;        /* the back-off thread is using it */
+	unsigned memguard_watches;      /* MemGuard watches on its terms (under the lock) */
 	struct respec_predicate *next, **prev_next; /* all predicates (registry lock) */
 };
 
@@ -94,10 +95,12 @@ int respec_predicate_destroy(respec_predicate *pred)
 {
 	if (!pred)
 		return respec__fail(EINVAL, "respec_predicate_destroy: NULL predicate");
-	if (respec__memguard_watches(pred))
+	pthread_mutex_lock(&pred->lock);
+	if (pred->memguard_watches) {
+		pthread_mutex_unlock(&pred->lock);
 		return respec__fail(EBUSY, "respec_predicate_destroy(\"%s\"): MemGuard still watches "
 					   "its terms", pred->name);
-	pthread_mutex_lock(&pred->lock);
+	}
 	if (pred->holds) {
 		pthread_mutex_unlock(&pred->lock);
 		return respec__fail(EBUSY, "respec_predicate_destroy(\"%s\"): still established",
@@ -130,6 +133,18 @@ void respec__predicate_lock(respec_predicate *pred)
 void respec__predicate_unlock(respec_predicate *pred)
 {
 	pthread_mutex_unlock(&pred->lock);
+}
+
+void respec__predicate_count_watches(respec_predicate *pred, int change)
+{
+	pred->memguard_watches += change;
+}
+
+/* Only predicates with watches pay for MemGuard's table lock. */
+static void arm_watches(respec_predicate *pred, bool armed)
+{
+	if (pred->memguard_watches)
+		respec__memguard_arm(pred, armed);
 }
 
 const char *respec_predicate_name(const respec_predicate *pred)
@@ -247,12 +262,12 @@ out:
 static int enable_specialized(respec_predicate *pred, respec_fn *fns, _Atomic uint64_t *counter)
 {
 	arm_spids(pred, pred);
-	respec__memguard_arm(pred, true);
+	arm_watches(pred, true);
 	uint64_t start = respec__now_ns();
 	int err = replug_dependents(pred, fns, false);
 	pred->replug_ns += respec__now_ns() - start;
 	if (err) {
-		respec__memguard_arm(pred, false);
+		arm_watches(pred, false);
 		arm_spids(pred, NULL);
 		return err;
 	}
@@ -278,7 +293,7 @@ static int to_generic(respec_predicate *pred)
 	if (err)
 		return err;
 	/* No specialized code is left: the terms may change unwatched. */
-	respec__memguard_arm(pred, false);
+	arm_watches(pred, false);
 	arm_spids(pred, NULL);
 	pred->holds = false;
 	pred->invalidations++;

@@ -19,6 +19,8 @@
  *   guarded   RESPEC_GUARDED_STORE to a watched term does not trip
  *   others    writes to other data on the term's page (and to a field just
  *             before the term) land and are not reported
+ *   neighbours  (pages) a store to the term that may also have reached a
+ *             second watched term just after it names only the one it changed
  *   threads   writes from a thread that existed before the watch and from one
  *             created after it are both caught
  *   fallback  (BACKEND auto) five 8-byte terms watched without forcing a
@@ -310,6 +312,25 @@ static void others(const char *backend, unsigned flags)
 	CHECK_OK(respec_predicate_invalidate(pred));
 }
 
+/* Two watched terms within one store's reach: `other` (watched first) lies
+ * within 64 bytes after `offset`, so a store to `offset` may have reached it
+ * too. Only the term whose bytes changed is named in the report. */
+static void neighbours(void)
+{
+	respec_memguard *w_other = respec_memguard_watch(&file->other, sizeof file->other, pred,
+							 "other", RESPEC_MEMGUARD_PAGES);
+	CHECK(w_other);
+	respec_memguard *w = watch(RESPEC_MEMGUARD_PAGES, "pages");
+	CHECK_OK(respec_predicate_establish(pred));
+	unguarded_store(&file->offset, 77);
+	CHECK(stats(w).trapped == 1 && stats(w_other).trapped == 0);
+	char *text = take_reports();
+	CHECK(strstr(text, "term \"offset\"") && !strstr(text, "term \"other\""));
+	CHECK_OK(respec_memguard_unwatch(w));
+	CHECK_OK(respec_memguard_unwatch(w_other));
+	CHECK_OK(respec_predicate_invalidate(pred));
+}
+
 static pthread_barrier_t start_writing;
 static void *writer(void *arg)
 {
@@ -378,7 +399,7 @@ int main(int argc, char **argv)
 {
 	main_thread = pthread_self();
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s report|enforce|inside-call|guarded|others|threads watchpoint|pages, "
+		fprintf(stderr, "usage: %s report|enforce|inside-call|guarded|others|neighbours|threads watchpoint|pages, "
 			"or fallback auto\n",
 			argv[0]);
 		return 2;
@@ -410,6 +431,8 @@ int main(int argc, char **argv)
 		guarded(backend, flags);
 	else if (strcmp(scenario, "others") == 0)
 		others(backend, flags);
+	else if (strcmp(scenario, "neighbours") == 0 && strcmp(backend, "pages") == 0)
+		neighbours();
 	else if (strcmp(scenario, "threads") == 0)
 		threads(backend, flags);
 	else if (strcmp(scenario, "fallback") == 0 && strcmp(backend, "auto") == 0)
