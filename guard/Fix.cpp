@@ -31,11 +31,7 @@ std::string filePathOf(const SourceManager &SM, SourceLocation Loc) {
     return "";
   SmallString<256> Path(File->getName());
   SM.getFileManager().getVirtualFileSystem().makeAbsolute(Path);
-  SmallString<256> Real;
-  if (!llvm::sys::fs::real_path(Path, Real))
-    return Real.str().str();
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return Path.str().str();
+  return canonicalPath("", Path);
 }
 
 namespace {
@@ -146,13 +142,17 @@ std::string FixPlanner::spidDeclarations(const Expr *Access, const Term &T,
         return "";
       }
       unsigned Column = SM.getSpellingColumnNumber(At);
-      StringRef Line = SM.getBufferData(SM.getFileID(At))
-                           .substr(SM.getFileOffset(At) - (Column - 1), Column - 1);
+      StringRef BeforeOnLine = SM.getBufferData(SM.getFileID(At))
+                                   .substr(SM.getFileOffset(At) - (Column - 1), Column - 1);
+      std::string Declaration = "respec_spid " + SpidField +
+                                "; /* respec guard --fix: armed while a predicate covers "
+                                "this object */";
+      // A term that starts its line gets a line of its own above it, indented
+      // alike; one after other code on its line (`struct s { int t; };`), the
+      // declaration just before it.
+      bool StartsLine = BeforeOnLine.find_first_not_of(" \t") == StringRef::npos;
       Edits.emplace_back(SM, At, 0,
-                         "respec_spid " + SpidField +
-                             "; /* respec guard --fix: armed while a predicate covers "
-                             "this object */\n" +
-                             Line.str());
+                         StartsLine ? Declaration + "\n" + BeforeOnLine.str() : Declaration + " ");
     }
     return text(Base) + (Member->isArrow() ? "->" : ".") + SpidField;
   }

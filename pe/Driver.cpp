@@ -431,6 +431,16 @@ void optimize(Module &M, unsigned Level, const std::vector<Specialized> &Done,
     PassPipeline(Level, TM.get()).run(M);
 }
 
+std::string canonicalPath(StringRef Directory, StringRef File) {
+  SmallString<256> Path(File);
+  sys::fs::make_absolute(Directory, Path);
+  SmallString<256> Real;
+  if (!sys::fs::real_path(Path, Real))
+    return Real.str().str();
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return Path.str().str();
+}
+
 void writeFileAtomically(const std::string &Path, const std::string &Contents) {
   SmallString<128> Temp;
   int FD;

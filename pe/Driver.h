@@ -173,6 +173,10 @@ void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPa
 void writeEmbeddedBitcode(const llvm::Module &M, const std::string &Name,
                           const std::string &Path);
 
+/// File (relative to Directory unless absolute) as one spelling per file:
+/// symbolic links and dots resolved, or only dots when it does not exist.
+std::string canonicalPath(llvm::StringRef Directory, llvm::StringRef File);
+
 /// Replaces Path atomically with Contents.
 void writeFileAtomically(const std::string &Path, const std::string &Contents);
 

@@ -9,6 +9,7 @@
 #include "CompileCommands.h"
 #include "ClangOptions.h"
 #include "Diagnostics.h"
+#include "Driver.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
@@ -21,18 +22,6 @@ using namespace llvm;
 
 namespace respec {
 namespace {
-
-/// File resolved against Directory, with symlinks resolved when it exists:
-/// the same file spelled two ways compares equal.
-std::string canonicalPath(StringRef Directory, StringRef File) {
-  SmallString<256> Path(File);
-  sys::fs::make_absolute(Directory, Path);
-  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  SmallString<256> Real;
-  if (!sys::fs::real_path(Path, Real))
-    return Real.str().str();
-  return Path.str().str();
-}
 
 /// Whether Flag only says where a compile writes: compile mode (respec's is -c
 /// -emit-llvm), output file, dependency files. With TakesValue set when the
