@@ -21,8 +21,10 @@
  * cost of specializing (checks, lease, slot, and later the release) is twelve system
  * calls at the measured price plus the user-space part measured on the
  * development machine; the size thresholds are not costs and stay fixed.
- * When nothing can be measured (no writable directory), the built-in
- * constants stay.
+ * The cache directory's home is $HOME, else the user's entry in the password
+ * database. Without a cache directory the built-in constants stay (measuring
+ * in every process would cost short-lived programs more than it saves), as
+ * they do when nothing can be measured.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -30,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,10 +121,27 @@ static uint64_t hash_line(uint64_t hash, const char *path, const char *prefix)
 	return hash;
 }
 
+/* $HOME, or the user's home in the password database (programs started
+ * with a bare environment: services, cron, posix_spawn with envp = {...}). */
+static const char *home_directory(char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return home;
+	struct passwd entry, *found = NULL;
+	char records[4096];
+	if (getpwuid_r(getuid(), &entry, records, sizeof records, &found) != 0 || !found ||
+	    !found->pw_dir || !*found->pw_dir)
+		return NULL;
+	snprintf(buf, size, "%s", found->pw_dir);
+	return buf;
+}
+
 static bool cache_directory(char *dir, size_t size)
 {
 	const char *set = getenv("RESPEC_IO_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	char home_buf[PATH_MAX];
+	const char *home = home_directory(home_buf, sizeof home_buf);
 	int n = set && *set ? snprintf(dir, size, "%s", set)
 		: xdg && *xdg ? snprintf(dir, size, "%s/respec", xdg)
 		: home && *home ? snprintf(dir, size, "%s/.cache/respec", home)
@@ -295,15 +315,22 @@ static void find_costs(void)
 		return;
 	}
 	char dir[PATH_MAX - 64], path[PATH_MAX];
-	bool cached = cache_directory(dir, sizeof dir);
-	if (cached) {
+	bool measure_anyway = setting && strcmp(setting, "measure") == 0;
+	bool have_dir = cache_directory(dir, sizeof dir);
+	/* Measuring in every process (a millisecond or more each) would cost
+	 * short-lived programs more than it could save them. */
+	if (!have_dir && !measure_anyway) {
+		trace_costs("built-in (no cache directory to keep measured ones in)", 0);
+		return;
+	}
+	if (have_dir) {
 		cache_file(path, sizeof path, dir);
-		if (!(setting && strcmp(setting, "measure") == 0) && read_cache(path)) {
+		if (!measure_anyway && read_cache(path)) {
 			trace_costs("read from the cache", (now_ns() - start) / 1e6);
 			return;
 		}
 	}
-	int fd = probe_file(cached ? dir : P_tmpdir);
+	int fd = probe_file(have_dir ? dir : P_tmpdir);
 	double measured[COSTS];
 	bool ok = fd >= 0 && measure(fd, measured);
 	if (fd >= 0)
@@ -314,7 +341,7 @@ static void find_costs(void)
 	}
 	for (int i = 0; i < COSTS; i++)
 		*cached_costs[i] = measured[i];
-	if (cached)
+	if (have_dir)
 		write_cache(path);
 	trace_costs("measured", (now_ns() - start) / 1e6);
 }

@@ -2,8 +2,10 @@
  * costs.c — the cost model's constants are measured on this machine at the
  * first decision and cached per machine (io/costs.c): a first process measures
  * them and writes the cache, a second reads the same figures back, a damaged
- * cache is measured over, RESPEC_IO_COSTS=measure measures despite a cache and
- * RESPEC_IO_COSTS=builtin keeps the development machine's constants. Each
+ * cache is measured over, RESPEC_IO_COSTS=measure measures despite a cache,
+ * without a cache directory the built-in constants are used (not measured in
+ * every process) and RESPEC_IO_COSTS=builtin keeps the development machine's
+ * constants. Each
  * process is this program run again with "decide": it reads a file through the
  * API, which makes one decision, and RESPEC_IO_STATS=verbose makes it say where
  * its costs came from and what they are.
@@ -113,6 +115,16 @@ int main(int argc, char **argv)
 	setenv("RESPEC_IO_COSTS", "measure", 1);
 	run_child(argv[0], source, sizeof source, &again);
 	CHECK(strcmp(source, "measured") == 0, "RESPEC_IO_COSTS=measure: costs %s", source);
+
+	/* Nowhere to keep measured costs: every process would pay the
+	 * measurement, so the built-in constants are used instead. */
+	unsetenv("RESPEC_IO_COSTS");
+	setenv("RESPEC_IO_CACHE_DIR", "/proc/respec-no-cache-here", 1);
+	run_child(argv[0], source, sizeof source, &builtin);
+	CHECK(strcmp(source, "built-in (no cache directory to keep measured ones in)") == 0 &&
+		      builtin.syscall == 300,
+	      "no cache directory: costs %s", source);
+	setenv("RESPEC_IO_CACHE_DIR", "cache", 1);
 
 	setenv("RESPEC_IO_COSTS", "builtin", 1);
 	run_child(argv[0], source, sizeof source, &builtin);
