@@ -21,18 +21,21 @@
  * cost of specializing (checks, lease, slot, and later the release) is twelve system
  * calls at the measured price plus the user-space part measured on the
  * development machine; the size thresholds are not costs and stay fixed.
- * The cache directory's home is $HOME, else the user's entry in the password
- * database. Without a cache directory the built-in constants stay (measuring
- * in every process would cost short-lived programs more than it saves), as
- * they do when nothing can be measured.
+ * Without a cache directory (no HOME either: services, cron, programs
+ * spawned with a bare environment) the built-in constants stay: measuring in
+ * every process would cost short-lived programs more than it saves, and
+ * finding a home in the password database (NSS) costs a few hundred
+ * microseconds. So they do when nothing can be measured.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,27 +124,10 @@ static uint64_t hash_line(uint64_t hash, const char *path, const char *prefix)
 	return hash;
 }
 
-/* $HOME, or the user's home in the password database (programs started
- * with a bare environment: services, cron, posix_spawn with envp = {...}). */
-static const char *home_directory(char *buf, size_t size)
-{
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return home;
-	struct passwd entry, *found = NULL;
-	char records[4096];
-	if (getpwuid_r(getuid(), &entry, records, sizeof records, &found) != 0 || !found ||
-	    !found->pw_dir || !*found->pw_dir)
-		return NULL;
-	snprintf(buf, size, "%s", found->pw_dir);
-	return buf;
-}
-
 static bool cache_directory(char *dir, size_t size)
 {
 	const char *set = getenv("RESPEC_IO_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	char home_buf[PATH_MAX];
-	const char *home = home_directory(home_buf, sizeof home_buf);
+	const char *home = getenv("HOME");
 	int n = set && *set ? snprintf(dir, size, "%s", set)
 		: xdg && *xdg ? snprintf(dir, size, "%s/respec", xdg)
 		: home && *home ? snprintf(dir, size, "%s/.cache/respec", home)
@@ -157,12 +143,28 @@ static bool cache_directory(char *dir, size_t size)
 	return mkdir(dir, 0700) == 0 || errno == EEXIST;
 }
 
+/* The CPU's model: from the processor itself where it says (reading
+ * /proc/cpuinfo costs tens of microseconds, in every process). */
+static uint64_t hash_cpu_model(uint64_t hash)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned brand[13] = {0}; /* 48 bytes of brand string, then a NUL */
+	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+		for (unsigned leaf = 0; leaf < 3; leaf++)
+			__get_cpuid(0x80000002u + leaf, &brand[4 * leaf], &brand[4 * leaf + 1],
+				    &brand[4 * leaf + 2], &brand[4 * leaf + 3]);
+		return fnv1a(hash, (const char *)brand);
+	}
+#endif
+	return hash_line(hash, "/proc/cpuinfo", "model name");
+}
+
 static void cache_file(char *path, size_t size, const char *dir)
 {
 	struct utsname host;
 	uint64_t key = 0xcbf29ce484222325ull;
 	key = hash_line(key, "/etc/machine-id", "");
-	key = hash_line(key, "/proc/cpuinfo", "model name");
+	key = hash_cpu_model(key);
 	if (uname(&host) == 0)
 		key = fnv1a(fnv1a(key, host.release), host.machine);
 	snprintf(path, size, "%s/io-costs-%016llx", dir, (unsigned long long)key);
