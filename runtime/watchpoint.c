@@ -91,29 +91,29 @@ static size_t pieces(uintptr_t start, size_t len, uintptr_t *addrs, unsigned *le
 	return n;
 }
 
-struct fd_list {
-	int *fds;
+struct int_list { /* descriptors, or thread ids */
+	int *values;
 	size_t count, capacity;
 };
 
-static bool push_fd(struct fd_list *list, int fd)
+static bool push_int(struct int_list *list, int value)
 {
 	if (list->count == list->capacity) {
 		size_t capacity = list->capacity ? 2 * list->capacity : 16;
-		int *bigger = realloc(list->fds, capacity * sizeof *bigger);
+		int *bigger = realloc(list->values, capacity * sizeof *bigger);
 		if (!bigger)
 			return false;
-		list->fds = bigger;
+		list->values = bigger;
 		list->capacity = capacity;
 	}
-	list->fds[list->count++] = fd;
+	list->values[list->count++] = value;
 	return true;
 }
 
-static bool seen(const pid_t *tids, size_t n, pid_t tid)
+static bool seen(const struct int_list *tids, pid_t tid)
 {
-	for (size_t i = 0; i < n; i++)
-		if (tids[i] == tid)
+	for (size_t i = 0; i < tids->count; i++)
+		if (tids->values[i] == tid)
 			return true;
 	return false;
 }
@@ -136,9 +136,7 @@ int respec__watchpoints_open(uintptr_t start, size_t len, int **fds_out, size_t 
 	if (npieces > MAX_PIECES)
 		return respec__fail(ENOSPC, "respec_memguard_watch: %zu bytes need more than %d "
 					    "watchpoints", len, MAX_PIECES);
-	struct fd_list list = {0};
-	pid_t *tids = NULL;
-	size_t ntids = 0;
+	struct int_list list = {0}, tids = {0};
 	int err = 0;
 	for (bool found_new = true; found_new && !err;) {
 		found_new = false;
@@ -149,15 +147,12 @@ int respec__watchpoints_open(uintptr_t start, size_t len, int **fds_out, size_t 
 		}
 		for (struct dirent *e; !err && (e = readdir(dir));) {
 			pid_t tid = (pid_t)atoi(e->d_name);
-			if (tid <= 0 || seen(tids, ntids, tid))
+			if (tid <= 0 || seen(&tids, tid))
 				continue;
-			pid_t *more = realloc(tids, (ntids + 1) * sizeof *tids);
-			if (!more) {
+			if (!push_int(&tids, tid)) {
 				err = respec__fail(ENOMEM, "respec_memguard_watch: out of memory");
 				break;
 			}
-			tids = more;
-			tids[ntids++] = tid;
 			found_new = true;
 			for (size_t i = 0; i < npieces && !err; i++) {
 				int fd = open_breakpoint(addrs[i], lens[i], tid);
@@ -166,7 +161,7 @@ int respec__watchpoints_open(uintptr_t start, size_t len, int **fds_out, size_t 
 				if (fd < 0)
 					err = respec__fail(errno, "respec_memguard_watch: breakpoint on thread "
 								  "%d: %s", (int)tid, strerror(errno));
-				else if (!push_fd(&list, fd)) {
+				else if (!push_int(&list, fd)) {
 					close(fd);
 					err = respec__fail(ENOMEM, "respec_memguard_watch: out of memory");
 				}
@@ -174,13 +169,13 @@ int respec__watchpoints_open(uintptr_t start, size_t len, int **fds_out, size_t 
 		}
 		closedir(dir);
 	}
-	free(tids);
+	free(tids.values);
 	if (err) {
-		respec__watchpoints_close(list.fds, list.count);
-		free(list.fds);
+		respec__watchpoints_close(list.values, list.count);
+		free(list.values);
 		return err;
 	}
-	*fds_out = list.fds;
+	*fds_out = list.values;
 	*count_out = list.count;
 	return 0;
 }
