@@ -6,11 +6,15 @@
  * once the writer stops, the back-off thread re-specializes it without any
  * write; respec_policy_always re-specializes at every break again; a custom
  * policy gets the figures and its period is honored. The respecialize callback
- * costs 200 µs, as a small run-time specialization would.
+ * costs 200 µs, as a small run-time specialization would. Last, a guarded store
+ * made while the back-off thread is inside the respecialize callback waits for
+ * it, so that the code plugged in is never specialized on a stale term.
  */
 #include "check.h"
 #include "respec/runtime.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -61,11 +65,16 @@ static int call(void)
 }
 
 /* Waits up to 3 s for the back-off thread to have specialized it again. */
-static void wait_until_specialized(respec_predicate *pred)
+static void wait_until_holds(respec_predicate *pred)
 {
 	for (int i = 0; i < 3000 && !respec_predicate_holds(pred); i++)
 		sleep_ns(1000000);
 	CHECK(respec_predicate_holds(pred));
+}
+
+static void wait_until_specialized(respec_predicate *pred)
+{
+	wait_until_holds(pred);
 	CHECK(call() == object.term);
 	CHECK(!stats_of(pred).backing_off);
 }
@@ -77,6 +86,76 @@ static uint64_t custom_policy(respec_predicate *pred, const respec_predicate_sta
 	CHECK(!respec_predicate_holds(pred) && stats->guard_fires >= 1 &&
 	      stats->guarded_stores >= stats->guard_fires && stats->replug_ns > 0);
 	return custom_calls++ == 0 ? 5000000 : 0; /* 5 ms once, then at once */
+}
+
+/* The race with the back-off thread: its callback bakes the term into the
+ * specialized code, then waits (until released) while a writer stores. */
+static struct {
+	respec_spid spid;
+	_Atomic int term;
+} baked_object;
+static respec_slot baked_slot;
+static _Atomic int baked;
+static _Atomic bool in_callback, release_callback, writer_stored;
+
+static int baked_generic(void) { return atomic_load(&baked_object.term); }
+static int baked_specialized(void) { return atomic_load(&baked); }
+
+static respec_fn bake(respec_predicate *pred, respec_slot *s, void *arg)
+{
+	(void)pred, (void)s, (void)arg;
+	atomic_store(&baked, atomic_load(&baked_object.term));
+	atomic_store(&in_callback, true);
+	for (int i = 0; i < 3000 && !atomic_load(&release_callback); i++)
+		sleep_ns(1000000);
+	atomic_store(&in_callback, false);
+	return RESPEC_FN(baked_specialized);
+}
+
+static uint64_t back_off_1ms(respec_predicate *pred, const respec_predicate_stats *stats, void *arg)
+{
+	(void)pred, (void)stats, (void)arg;
+	return 1000000;
+}
+
+static void *store_2(void *arg)
+{
+	(void)arg;
+	RESPEC_GUARDED_STORE(baked_object.spid, baked_object.term, 2);
+	atomic_store(&writer_stored, true);
+	return NULL;
+}
+
+static void store_during_respecialization(void)
+{
+	CHECK_OK(respec_slot_init(&baked_slot, "feedback.baked", RESPEC_PROTOCOL_DEFAULT,
+				  RESPEC_FN(baked_generic)));
+	respec_predicate *pred = respec_predicate_create("feedback.baked");
+	CHECK(pred);
+	CHECK_OK(respec_predicate_add_slot(pred, &baked_slot, RESPEC_FN(baked_specialized)));
+	CHECK_OK(respec_predicate_watch(pred, &baked_object.spid));
+	CHECK_OK(respec_predicate_set_respecialize(pred, bake, NULL));
+	CHECK_OK(respec_predicate_set_policy(pred, back_off_1ms, NULL));
+	CHECK_OK(respec_predicate_establish(pred));
+	atomic_store(&release_callback, false);
+
+	/* Broken, backing off: the back-off thread re-specializes in 1 ms. */
+	RESPEC_GUARDED_STORE(baked_object.spid, baked_object.term, 1);
+	for (int i = 0; i < 3000 && !atomic_load(&in_callback); i++)
+		sleep_ns(1000000);
+	CHECK(atomic_load(&in_callback) && atomic_load(&baked) == 1);
+	pthread_t writer;
+	CHECK(pthread_create(&writer, NULL, store_2, NULL) == 0);
+	sleep_ns(50000000);
+	bool stored_meanwhile = atomic_load(&writer_stored);
+	atomic_store(&release_callback, true);
+	pthread_join(writer, NULL);
+	CHECK(!stored_meanwhile);
+	/* The store broke the freshly baked code; baked again for 2. */
+	wait_until_holds(pred);
+	CHECK(RESPEC_CALL(&baked_slot, int (*)(void)) == 2);
+	CHECK_OK(respec_predicate_invalidate(pred));
+	CHECK_OK(respec_predicate_destroy(pred));
 }
 
 int main(void)
@@ -141,6 +220,8 @@ int main(void)
 	CHECK_OK(respec_predicate_set_policy(pred, NULL, NULL));
 	CHECK_OK(respec_predicate_invalidate(pred));
 	CHECK_OK(respec_predicate_destroy(pred));
+
+	store_during_respecialization();
 	printf("PASS\n");
 	return 0;
 }
