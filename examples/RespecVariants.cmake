@@ -78,7 +78,8 @@ function(_respec_compile_sources out_var outdir tag)
     # The index keeps same-named sources from different directories apart.
     set(object ${outdir}/${index}-${stem}.o)
     add_custom_command(OUTPUT ${object}
-      COMMAND ${RESPEC_CLANG} ${arg_FLAGS} -MD -MF ${object}.d -c ${source} -o ${object}
+      COMMAND ${RESPEC_CLANG} ${arg_FLAGS} ${RESPEC_SANITIZER_FLAGS} -MD -MF ${object}.d
+              -c ${source} -o ${object}
       DEPENDS ${source}
       DEPFILE ${object}.d
       COMMENT "Compiling ${stem}.c (${tag})"
@@ -209,6 +210,27 @@ function(respec_add_variants name)
           DEPENDS ${objects}
           BYPRODUCTS ${merged} ${internalized}
           COMMENT "Link-time optimizing the ${variant} variant of ${name}"
+          VERBATIM)
+
+      elseif(base_variant STREQUAL "respec" AND RESPEC_RUNTIME_SANITIZE)
+        # respec gets -fsanitize=address (or thread) so that its input functions carry
+        # the sanitize_* attribute, which its output keeps; clang instruments that
+        # output. UBSan's checks are the front end's: the specialized code has none.
+        if(RESPEC_RUNTIME_SANITIZE STREQUAL "address")
+          set(attribute_flag -fsanitize=address)
+        else()
+          set(attribute_flag -fsanitize=thread)
+        endif()
+        set(specialized ${work_dir}/specialized.ll)
+        add_custom_command(OUTPUT ${combined}
+          COMMAND $<TARGET_FILE:respec> specialize ${generic_sources} ${preprocessor_flags}
+                  ${arg_RESPEC_FLAGS} ${march_flags} ${attribute_flag} -q --emit-llvm
+                  -o ${specialized}
+          COMMAND ${RESPEC_CLANG} -O2 ${march_flags} ${attribute_flag} -fno-omit-frame-pointer
+                  -c ${specialized} -o ${combined}
+          DEPENDS respec ${generic_sources} ${headers}
+          BYPRODUCTS ${specialized}
+          COMMENT "Specializing ${name} with respec (${variant}), instrumented"
           VERBATIM)
 
       elseif(base_variant STREQUAL "respec")

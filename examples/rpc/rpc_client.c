@@ -91,7 +91,8 @@ int rpc_client_echo_ints(CLIENT *client, const int *values, unsigned count, int 
 	if (result == NULL)
 		return -1;
 	unsigned received = result->intarray_len;
-	if (received <= count)
+	/* An empty array decodes to a null intarray_val: memcpy may not be given one. */
+	if (received > 0 && received <= count)
 		memcpy(echoed, result->intarray_val, received * sizeof *echoed);
 	clnt_freeres(client, (xdrproc_t)xdr_intarray, (char *)result);
 	return received <= count ? (int)received : -1;
