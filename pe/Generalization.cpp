@@ -12,6 +12,10 @@
 // its entry state, then every value meets) -> ResidualUnpeeled. Program
 // counters and the slots that decide an interpreted program's jumps are learned
 // while unrolling (noteProgramCounter, noteProgramControl) and survive restarts.
+// A loop without program counters whose unrolling runs out of a budget while
+// some slots cycle through few values and others never repeat (an interpreter's
+// state beside a step counter) takes the few-valued slots as its program
+// counters (noteSlotValues, fewValuedSlots): keyed on its state, counters widened.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
@@ -221,6 +225,8 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   unsigned Parent = internContext(Path);
   if (Mode == LoopMode::Unrolled && checkProgramControl(Site, Parent, Out))
     return contextForSuccessor(Succ, Out);
+  if (Mode == LoopMode::Unrolled)
+    noteSlotValues(Succ, Out);
   std::string Key = Mode == LoopMode::Unrolled ? iterationKey(Out)
                                                : slotsKey(programCounterSlots[Succ], Out);
   auto [It, New] = iterationIds.try_emplace({Parent, Succ, Key}, 0);
@@ -336,20 +342,74 @@ static const AbstractValue *slotValue(const State &S, const SlotId &Slot) {
   return C == Obj->second.cells.end() ? nullptr : &C->second.value;
 }
 
+/// A slot's value as part of a key: its static value, or D.
+static void writeSlotValue(raw_ostream &OS, const AbstractValue *A) {
+  if (!A || !A->isStatic())
+    OS << 'D';
+  else if (A->kind == AbstractValue::Constant)
+    OS << 'C' << static_cast<const void *>(A->constant);
+  else
+    OS << 'P' << A->object << '+' << A->offset;
+}
+
 std::string Specializer::slotsKey(const std::set<SlotId> &Slots, const State &S) const {
   std::string Key;
   raw_string_ostream OS(Key);
   for (const SlotId &Slot : Slots) {
-    const AbstractValue *A = slotValue(S, Slot);
-    if (!A || !A->isStatic())
-      OS << 'D';
-    else if (A->kind == AbstractValue::Constant)
-      OS << 'C' << static_cast<const void *>(A->constant);
-    else
-      OS << 'P' << A->object << '+' << A->offset;
+    writeSlotValue(OS, slotValue(S, Slot));
     OS << ';';
   }
   return OS.str();
+}
+
+/// A slot that took at most this many values over an unrolling that ran out of
+/// its budget, coming back to them, is the loop's state; one that took more is
+/// a counter.
+static constexpr size_t FewSlotValues = 16;
+
+void Specializer::noteSlotValues(const BasicBlock *Header, const State &S) {
+  auto &Seen = slotValuesSeen[Header];
+  auto Note = [&](const SlotId &Slot, const AbstractValue &A) {
+    SlotHistory &History = Seen[Slot];
+    if (History.values.size() > FewSlotValues)
+      return;
+    std::string Value;
+    raw_string_ostream OS(Value);
+    writeSlotValue(OS, &A);
+    if (OS.str() != History.last && History.values.count(OS.str()))
+      History.returns = true;
+    History.values.insert(OS.str());
+    History.last = std::move(OS.str());
+  };
+  for (auto &[V, A] : S.frames.back().env)
+    Note({V, 0}, A);
+  for (auto &[Id, Obj] : S.memory.objects)
+    for (auto &[Off, C] : Obj.cells)
+      Note({reinterpret_cast<const void *>(uintptr_t(Id) + 1), Off}, C.value);
+}
+
+/// The slots of Header's loop that took few values while another took many,
+/// at least one of them returning to values it had left: an interpreter's
+/// state beside a step counter (PCRE2's match_call_count). Empty when the
+/// loop's state space is simply large, or its few-valued slots only move on
+/// (an outer loop's index, seen at an inner loop's header).
+std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
+  auto It = slotValuesSeen.find(Header);
+  if (It == slotValuesSeen.end())
+    return {};
+  std::set<SlotId> Few;
+  bool Cycles = false, Runaway = false;
+  for (auto &[Slot, History] : It->second) {
+    if (History.values.size() > FewSlotValues) {
+      Runaway = true;
+      continue;
+    }
+    if (History.values.count("D")) // dynamic at times: no key
+      continue;
+    Few.insert(Slot);
+    Cycles |= History.returns;
+  }
+  return Runaway && Cycles ? Few : std::set<SlotId>{};
 }
 
 /// Whether it generalized Site.
@@ -509,6 +569,17 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
   }
   LoopMode &Mode = loopModes[Site];
   bool HasProgramCounter = programCounterSlots.count(Site.header);
+  bool KeyedOnFewValues = false;
+  if (Mode == LoopMode::Unrolled && !HasProgramCounter && BudgetHit) {
+    // Unrolling ran out because some slots never repeat (step counters) while
+    // others cycle through few values (the interpreter's state): key the loop
+    // on the latter, as on a program counter, and let the counters widen.
+    std::set<SlotId> State = fewValuedSlots(Site.header);
+    if (!State.empty()) {
+      programCounterSlots[Site.header] = std::move(State);
+      HasProgramCounter = KeyedOnFewValues = true;
+    }
+  }
   if (Mode == LoopMode::Unrolled && HasProgramCounter)
     Mode = LoopMode::KeyedOnProgramData;
   else
@@ -517,10 +588,14 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
                : LoopMode::Residual;
   const Loop *L = info.get(Site.header->getParent()).loopWithHeader(Site.header);
   generalizations.push_back(
-      {L->getStartLoc(), Why + (Mode != LoopMode::KeyedOnProgramData
-                                    ? ": loop kept residual"
-                                    : ": loop keyed on its program counter (one residual block "
-                                      "per program point, other loop-carried values widened)")});
+      {L->getStartLoc(),
+       Why + (Mode != LoopMode::KeyedOnProgramData
+                  ? ": loop kept residual"
+              : KeyedOnFewValues
+                  ? ": loop keyed on the loop-carried values that took few values (its state), "
+                    "the ones that kept changing (counters) widened"
+                  : ": loop keyed on its program counter (one residual block "
+                    "per program point, other loop-carried values widened)")});
   if (BudgetHit) {
     ++budgetHits;
     throw RestartRequest();

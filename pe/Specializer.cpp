@@ -52,7 +52,10 @@
 //      iterations are keyed on those alone; everything else that changes
 //      widens. The residual code gets one block per program point, with the
 //      dispatch evaluated away, and loops where the interpreted program loops:
-//      the first Futamura projection on unmodified interpreters.
+//      the first Futamura projection on unmodified interpreters. A loop whose
+//      unrolling ran out of a budget keys on the slots that cycled through few
+//      values while others never repeated (a state machine's state beside its
+//      step counter), as on program counters.
 //   2. Otherwise, or when that does not converge either, the loop stays
 //      residual: its first iteration is specialized in the state the loop is
 //      entered with (peeled), then one context where every changing value
@@ -142,6 +145,7 @@ void Specializer::reset() {
   attemptWork = 0;
   restartPending = false;
   generalizedInAttempt.clear();
+  slotValuesSeen.clear();
   programControlSeen.clear(); // keyed on context ids, which each attempt renumbers
   workByFunction.clear();
   symbolicRoots.clear();

@@ -275,6 +275,15 @@ private:
   uint64_t attemptWork = 0; ///< instructions evaluated by this attempt
   bool restartPending = false; ///< a loop was generalized during this attempt
   std::set<LoopSite> generalizedInAttempt;
+  /// Unrolled loops: the values each loop-carried slot had at the header, to
+  /// tell an interpreter's state (few values, returned to again and again)
+  /// from its step counters (ever new values).
+  struct SlotHistory {
+    std::set<std::string> values; ///< up to FewSlotValues + 1 of them
+    std::string last;
+    bool returns = false; ///< came back to a value it had left
+  };
+  std::map<const BasicBlock *, std::map<SlotId, SlotHistory>> slotValuesSeen;
   /// Pointers named by respec_assume() chains (a->b in a->b->c == K): the
   /// generic load that reads each names the memory behind it.
   std::set<const Value *> symbolicRoots;
@@ -318,6 +327,8 @@ private:
   LoopMode loopMode(const LoopSite &Site) const;
   unsigned residualLoopContext(ContextPath &Path, BasicBlock *Header);
   bool generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit);
+  void noteSlotValues(const BasicBlock *Header, const State &S);
+  std::set<SlotId> fewValuedSlots(const BasicBlock *Header) const;
   [[noreturn]] void budgetExhausted(const std::string &Budget);
   void chargeWork(const Instruction &I);
   void chargeStateCopy(const SpecBlock &SB);

@@ -9,12 +9,18 @@
 // backtracks a run-time number of times (a greedy repeat, an alternation in a
 // loop) makes a new count, a new iteration key, each time.
 //
-//   respec explain step-counter.c
+//   respec explain step-counter.c -DCOUNT=0      (the same without the counter)
+//     31 S | 		switch (state) {          (2 iterations unrolled, 17 instructions)
+//
+//   respec explain step-counter.c                (until session 8)
 //     31 D | 		switch (state) {
 //     note: step-counter.c:26:2: unrolling budget (--max-unroll=4096) hit: loop kept residual
 //
-//   respec explain step-counter.c -DCOUNT=0      (the same without the counter)
-//     31 S | 		switch (state) {          (2 iterations unrolled, 17 instructions)
+//   respec explain step-counter.c                (since: keyed on the state, the
+//                                                 counter widened; test/pe/step-counter.c)
+//     31 S | 		switch (state) {          (33 instructions)
+//     note: step-counter.c:26:2: unrolling budget (--max-unroll=4096) hit: loop keyed on
+//           the loop-carried values that took few values (its state), ...
 #include <respec/respec.h>
 #ifndef COUNT
 #define COUNT 1
