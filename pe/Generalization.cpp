@@ -225,7 +225,8 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   unsigned Parent = internContext(Path);
   if (Mode == LoopMode::Unrolled && checkProgramControl(Site, Parent, Out))
     return contextForSuccessor(Succ, Out);
-  if (Mode == LoopMode::Unrolled)
+  // Only a loop without program counters may need its few-valued slots as keys.
+  if (Mode == LoopMode::Unrolled && !programCounterSlots.count(Succ))
     noteSlotValues(Succ, Out);
   std::string Key = Mode == LoopMode::Unrolled ? iterationKey(Out)
                                                : slotsKey(programCounterSlots[Succ], Out);

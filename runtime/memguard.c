@@ -167,7 +167,6 @@ void respec__memguard_arm(respec_predicate *pred, bool armed)
 	unlock_tables();
 }
 
-
 /* ---- the handlers ----------------------------------------------------------- */
 
 static struct sigaction previous_segv, previous_trap;

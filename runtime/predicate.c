@@ -421,15 +421,15 @@ static int end_guard(respec_predicate *pred, bool defer)
 		respec_predicate_stats stats;
 		fill_stats(pred, &stats);
 		uint64_t backoff = pred->policy(pred, &stats, pred->policy_arg);
-		if (backoff == 0)
+		if (backoff == 0) {
 			pred->consecutive_backoffs = 0;
+		} else {
+			pred->consecutive_backoffs++;
+			pred->backoffs++;
+		}
 		if (backoff == 0 && !defer) {
 			err = respecialize(pred);
-		} else {
-			if (backoff != 0) {
-				pred->consecutive_backoffs++;
-				pred->backoffs++;
-			}
+		} else { /* the back-off thread's, once `backoff` has passed */
 			atomic_store(&pred->backoff_until, respec__now_ns() + backoff);
 			respec__feedback_wake();
 		}

@@ -126,15 +126,26 @@ static void *store_2(void *arg)
 	return NULL;
 }
 
+/* A predicate named `name` over the term behind `spid`, with one slot
+ * (generic and specialized implementations) and a respecialize callback. */
+static respec_predicate *predicate_over(const char *name, respec_spid *spid, respec_slot *s,
+					respec_fn generic, respec_fn specialized,
+					respec_respecialize_fn fn)
+{
+	CHECK_OK(respec_slot_init(s, name, RESPEC_PROTOCOL_DEFAULT, generic));
+	respec_predicate *pred = respec_predicate_create(name);
+	CHECK(pred);
+	CHECK_OK(respec_predicate_add_slot(pred, s, specialized));
+	CHECK_OK(respec_predicate_watch(pred, spid));
+	CHECK_OK(respec_predicate_set_respecialize(pred, fn, NULL));
+	return pred;
+}
+
 static void store_during_respecialization(void)
 {
-	CHECK_OK(respec_slot_init(&baked_slot, "feedback.baked", RESPEC_PROTOCOL_DEFAULT,
-				  RESPEC_FN(baked_generic)));
-	respec_predicate *pred = respec_predicate_create("feedback.baked");
-	CHECK(pred);
-	CHECK_OK(respec_predicate_add_slot(pred, &baked_slot, RESPEC_FN(baked_specialized)));
-	CHECK_OK(respec_predicate_watch(pred, &baked_object.spid));
-	CHECK_OK(respec_predicate_set_respecialize(pred, bake, NULL));
+	respec_predicate *pred =
+		predicate_over("feedback.baked", &baked_object.spid, &baked_slot,
+			       RESPEC_FN(baked_generic), RESPEC_FN(baked_specialized), bake);
 	CHECK_OK(respec_predicate_set_policy(pred, back_off_1ms, NULL));
 	CHECK_OK(respec_predicate_establish(pred));
 	atomic_store(&release_callback, false);
@@ -160,13 +171,9 @@ static void store_during_respecialization(void)
 
 int main(void)
 {
-	CHECK_OK(respec_slot_init(&slot, "feedback.get", RESPEC_PROTOCOL_DEFAULT,
-				  RESPEC_FN(generic_get)));
-	respec_predicate *pred = respec_predicate_create("feedback.term");
-	CHECK(pred);
-	CHECK_OK(respec_predicate_add_slot(pred, &slot, RESPEC_FN(specialized_get)));
-	CHECK_OK(respec_predicate_watch(pred, &object.spid));
-	CHECK_OK(respec_predicate_set_respecialize(pred, respecialize, NULL));
+	respec_predicate *pred =
+		predicate_over("feedback.term", &object.spid, &slot, RESPEC_FN(generic_get),
+			       RESPEC_FN(specialized_get), respecialize);
 	CHECK_OK(respec_predicate_establish(pred));
 
 	/* A writer every 50 ms: 200 µs of re-specialization is 0.4% of that
