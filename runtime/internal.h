@@ -176,6 +176,10 @@ void respec__stats_flush_thread(struct respec_thread *self);
 uint64_t respec__now_ns(void);
 void respec__stats_init(void);
 
+/* layout_record.c */
+void respec__layout_record_init(void);
+void respec__layout_note_plug(respec_fn generic, respec_fn implementation);
+
 /* error.c: records the message for respec_last_error() and returns err. */
 int respec__fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

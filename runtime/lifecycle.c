@@ -49,6 +49,7 @@ static void init(void)
 {
 	respec__barrier_init();
 	respec__stats_init();
+	respec__layout_record_init();
 	if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
 		abort();
 }

@@ -250,8 +250,10 @@ int respec__replug_many(respec_slot **slots, const respec_fn *fns, size_t count,
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
 		pthread_mutex_lock(&items[i].slot->state->replug_lock);
+		respec__layout_note_plug(items[i].slot->state->generic, items[i].fn);
+	}
 
 	uint64_t start = respec__now_ns();
 	bool epoch_wait = false;

@@ -3,13 +3,15 @@
 //   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
 //   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
 //   respec guard      --term TERM... [-p BUILD_DIR] [SOURCE.c...] [options]
+//   respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD...
 //
 // Both compile the spec and the generic sources with clang, specialize every
 // RESPEC_SPECIALIZE function of the spec, and clean up with LLVM's -O2 pipeline.
 // `specialize` writes an object (or IR, or a header); `explain` shows binding
 // times line by line and what the specialization achieved. Options respec does
 // not own go to clang. Any failure, LLVM's own included, leaves no output behind.
-// `guard` (GuardCommand.cpp) lists the statements that may break a predicate.
+// `guard` (GuardCommand.cpp) lists the statements that may break a predicate;
+// `layout` (LayoutCommand.cpp) lays a program's code out from a profile.
 //
 //===----------------------------------------------------------------------===//
 #include "ClangOptions.h"
@@ -17,6 +19,7 @@
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "GuardCommand.h"
+#include "LayoutCommand.h"
 #include "Report.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
@@ -40,6 +43,7 @@ usage:
   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
   respec embed      SPEC.c SOURCE.c... [clang flags] -o OUT.o --name NAME
   respec guard      --term TERM... | --spec SPEC.c [-p BUILD_DIR] [SOURCE.c...]
+  respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
   respec --version
 
 A spec is a C file beside the generic code. Each function in it marked
@@ -67,6 +71,11 @@ specializes at run time with <respec/jit.h> (librespec-jit).
 guard lists every statement of the sources that may change a predicate's
 terms (writes, frees, initializations of fresh objects, aliasing), as text or
 SARIF, and with --fix guards the direct writes: 'respec guard --help'.
+
+layout builds a program for BOLT, profiles a training workload, lays the code
+out (and with --pgo adds clang's PGO), measures every variant and keeps the
+fastest; the generic fallbacks of specialized code go cold: 'respec layout
+--help'.
 
 clang flags: every option below is respec's; any other argument starting with
 '-' goes to clang for every input file (-I, -D, -std=, -include FILE, -x c,
@@ -472,6 +481,8 @@ void onFatalError(void *, const char *Reason, bool) {
 int main(int Argc, char **Argv) {
   if (Argc >= 2 && strcmp(Argv[1], "guard") == 0)
     return runGuardCommand(Argc - 2, Argv + 2);
+  if (Argc >= 2 && strcmp(Argv[1], "layout") == 0)
+    return runLayoutCommand(Argc - 2, Argv + 2);
   CommandLine CL = parse(Argc, Argv);
   OutputFiles = CL.outputFiles();
   install_fatal_error_handler(onFatalError);
