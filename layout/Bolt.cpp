@@ -83,10 +83,8 @@ BoltStatistics runBolt(const Toolchain &Tools, const BoltRun &Run) {
                                    "-use-gnu-stack",
                                    "-update-debug-sections",
                                    "-dyno-stats"};
-  if (!Run.orderFile.empty())
-    Argv.push_back("-function-order=" + Run.orderFile);
-  if (!Run.generateOrderFile.empty())
-    Argv.push_back("-generate-function-order=" + Run.generateOrderFile);
+  if (!Run.skipFunctions.empty())
+    Argv.push_back("-skip-funcs=" + Run.skipFunctions);
   runOrThrow({Argv, "", {}, Run.log}, "llvm-bolt (" + Run.order + ")");
   return parseLog(Run.log);
 }

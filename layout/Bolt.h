@@ -19,11 +19,10 @@ struct BoltStatistics {
 
 struct BoltRun {
   std::string binary, profile, output, log;
-  /// A -reorder-functions algorithm, or "user" with orderFile.
+  /// A -reorder-functions algorithm.
   std::string order;
-  std::string orderFile;
-  /// Also write BOLT's function order (-generate-function-order) there.
-  std::string generateOrderFile;
+  /// Functions BOLT leaves as they are, where they are (-skip-funcs).
+  std::string skipFunctions;
 };
 
 /// Runs llvm-bolt: ext-tsp block order, hot/cold splitting, Run.order for

@@ -49,7 +49,7 @@ std::string treeFingerprint(const std::string &Source, const std::string &Work) 
     if (sys::fs::status(It->path(), Status, /*follow=*/false))
       continue;
     Lines.push_back(It->path() + " " + std::to_string(Status.getSize()) + " " +
-                    std::to_string(sys::toTimeT(Status.getLastModificationTime())));
+                    std::to_string(Status.getLastModificationTime().time_since_epoch().count()));
   }
   if (EC)
     throw SpecError(Source, "cannot read the source tree: " + EC.message());

@@ -37,7 +37,7 @@ struct Variant {
   std::string name, binary;
   bool laidOut = false; ///< by BOLT: a candidate for the output
   BoltStatistics bolt;
-  std::vector<std::string> coldFallbacks; ///< taken out of BOLT's hot order
+  std::vector<std::string> coldFallbacks; ///< left out of BOLT's layout
   Timing timing;
 };
 
@@ -91,23 +91,8 @@ void addBoltVariants(const LayoutOptions &O, const Toolchain &Tools, const std::
     V.laidOut = true;
     std::string Log = Work + "/variants/" + V.name + ".bolt.log";
     errs() << "layout: " << V.name << ": llvm-bolt (log: " << Log << ")\n";
-    BoltRun Run{Base, Profile, V.binary, Log, Order, "", ""};
-    if (!Facts.fallbacks.empty()) {
-      Run.generateOrderFile = Work + "/variants/" + V.name + ".bolt-order";
-      runBolt(Tools, Run);
-      std::vector<std::string> Order =
-          orderWithColdFallbacks(Run.generateOrderFile, Facts, V.coldFallbacks);
-      Run.orderFile = Work + "/variants/" + V.name + ".order";
-      std::error_code EC;
-      raw_fd_ostream Out(Run.orderFile, EC);
-      if (EC)
-        throw SpecError(Run.orderFile, "cannot write: " + EC.message());
-      for (const std::string &Name : Order)
-        Out << Name << "\n";
-      Out.close();
-      Run.order = "user";
-      Run.generateOrderFile.clear();
-    }
+    BoltRun Run{Base, Profile, V.binary, Log, Order, skipFunctionsOption(Facts.fallbacks)};
+    V.coldFallbacks.assign(Facts.fallbacks.begin(), Facts.fallbacks.end());
     V.bolt = runBolt(Tools, Run);
     Variants.push_back(std::move(V));
   }
@@ -141,7 +126,7 @@ void printReport(const std::vector<Variant> &Variants, const Variant &Winner,
   for (const Variant &V : Variants)
     if (!V.coldFallbacks.empty())
       outs() << V.name << ": " << V.coldFallbacks.size()
-             << " generic fallbacks of specialized code kept out of the hot order: "
+             << " generic fallbacks of specialized code left cold: "
              << join(V.coldFallbacks, ", ") << "\n";
   outs() << formatv("median of {0} rounds, interleaved (seed {1}); \"vs o2\": o2's time over "
                     "the variant's (above 1: faster)\n",

@@ -23,8 +23,8 @@
 //   bolt-ORDER        llvm-bolt -reorder-blocks=ext-tsp -split-functions
 //                     -reorder-functions=ORDER for each function order asked
 //                     for: pettis-hansen (the paper's), hfsort, hfsort+
-//                     (BOLT 16 has no cdsort); with respec's facts (below) the
-//                     order becomes a user order derived from ORDER's
+//                     (BOLT 16 has no cdsort); with respec's facts (below)
+//                     the generic fallbacks of specialized code are skipped
 //   --pgo             build "pgo-generate" (-fprofile-instr-generate), train,
 //                     llvm-profdata merge, build "pgo" (-fprofile-instr-use),
 //                     then the profile and BOLT stages on it: pgo+bolt-ORDER

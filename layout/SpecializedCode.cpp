@@ -110,25 +110,18 @@ SlotFacts readSlotRecords(const std::vector<std::string> &Records) {
   return Facts;
 }
 
-std::vector<std::string> orderWithColdFallbacks(const std::string &BoltOrderFile,
-                                                const SlotFacts &Facts,
-                                                std::vector<std::string> &Removed) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(BoltOrderFile);
-  if (!Text)
-    throw SpecError(BoltOrderFile, "cannot read BOLT's function order: " +
-                                       Text.getError().message());
-  SmallVector<StringRef> Lines;
-  (*Text)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  std::vector<std::string> Order;
-  for (StringRef Line : Lines) {
-    // BOLT names a local function that is not unique NAME/N.
-    StringRef Name = Line.split('/').first;
-    if (Facts.fallbacks.count(Name.str()))
-      Removed.push_back(Line.str());
-    else
-      Order.push_back(Line.str());
+std::string skipFunctionsOption(const std::set<std::string> &Names) {
+  std::string Option;
+  for (const std::string &Name : Names) {
+    if (!Option.empty())
+      Option += ",";
+    for (char C : Name) { // a C symbol: only '.' and '$' mean something in a regex
+      if (C == '.' || C == '$')
+        Option += '\\';
+      Option += C;
+    }
   }
-  return Order;
+  return Option;
 }
 
 } // namespace respec::layout

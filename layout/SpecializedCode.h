@@ -16,12 +16,11 @@
 // the program the training ran, e.g. BOLT's instrumented copy; names are the
 // same in every variant).
 //
-// The order: BOLT's own (-generate-function-order with the chosen algorithm),
-// with the fallbacks taken out. BOLT places the functions a user order does
-// not list after those it does, so the fallbacks end up beside the functions
-// the profile never saw. Specialized implementations stay where the algorithm
-// put them (next to their hot callers: BOLT's call graph includes the slot's
-// indirect calls).
+// The layout: BOLT skips the fallbacks (-skip-funcs), so they stay where the
+// link put them, in the original text after BOLT's hot text, beside the
+// functions the profile never saw, and take no place in the function order.
+// Specialized implementations stay where the order puts them (next to their
+// hot callers: BOLT's call graph includes the slot's indirect calls).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_LAYOUT_SPECIALIZEDCODE_H
@@ -43,11 +42,8 @@ struct SlotFacts {
 /// Reads the training run's records (Profiles.h: slotRecordsOf).
 SlotFacts readSlotRecords(const std::vector<std::string> &Records);
 
-/// BOLT's order (its -generate-function-order file) with the fallbacks taken
-/// out; Removed gets the names taken out.
-std::vector<std::string> orderWithColdFallbacks(const std::string &BoltOrderFile,
-                                                const SlotFacts &Facts,
-                                                std::vector<std::string> &Removed);
+/// BOLT -skip-funcs patterns for Names: each name exactly (BOLT anchors them).
+std::string skipFunctionsOption(const std::set<std::string> &Names);
 
 } // namespace respec::layout
 
