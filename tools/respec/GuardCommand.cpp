@@ -10,6 +10,7 @@
 #include "ClangOptions.h"
 #include "CompileCommands.h"
 #include "Diagnostics.h"
+#include "Usage.h"
 #include "Driver.h"
 #include "Guard.h"
 #include "GuardReport.h"
@@ -91,11 +92,6 @@ compile_commands.json; a --fix whose result would not compile), 2 on a bad
 command line.
 )";
 
-[[noreturn]] void usageError(const std::string &Message) {
-  errs() << "respec guard: error: " << Message << "\nTry 'respec guard --help'.\n";
-  exit(2);
-}
-
 struct GuardCommandLine {
   GuardOptions options;
   std::vector<std::string> files, clangFlags;
@@ -106,11 +102,7 @@ GuardCommandLine parse(int Argc, char **Argv) {
   GuardCommandLine CL;
   for (int I = 0; I < Argc; ++I) {
     std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        usageError(A + " needs a value");
-      return Argv[++I];
-    };
+    auto Value = [&] { return optionValue("respec guard", Argc, Argv, I); };
     if (A == "-h" || A == "--help") {
       outs() << GuardUsage;
       exit(0);
@@ -123,7 +115,7 @@ GuardCommandLine parse(int Argc, char **Argv) {
     } else if (A == "--format") {
       CL.format = Value();
       if (CL.format != "text" && CL.format != "sarif")
-        usageError("--format takes text or sarif");
+        usageError("respec guard", "--format takes text or sarif");
     } else if (A == "-o") {
       CL.output = Value();
     } else if (A == "--fix") {
@@ -143,9 +135,9 @@ GuardCommandLine parse(int Argc, char **Argv) {
     }
   }
   if (CL.options.terms.empty() && CL.spec.empty())
-    usageError("no term: name one with --term, or a spec with --spec");
+    usageError("respec guard", "no term: name one with --term, or a spec with --spec");
   if (CL.files.empty() && CL.compileCommands.empty())
-    usageError("no source: give SOURCE.c files or -p BUILD_DIR");
+    usageError("respec guard", "no source: give SOURCE.c files or -p BUILD_DIR");
   return CL;
 }
 

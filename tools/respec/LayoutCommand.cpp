@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "LayoutCommand.h"
 #include "Diagnostics.h"
+#include "Usage.h"
 #include "Layout.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,21 +76,12 @@ Exit status: 0 when a laid-out program was written, 1 when a stage failed
 (the message names its log), 2 on a bad command line.
 )";
 
-[[noreturn]] void usageError(const std::string &Message) {
-  errs() << "respec layout: error: " << Message << "\nTry 'respec layout --help'.\n";
-  exit(2);
-}
-
 LayoutOptions parse(int Argc, char **Argv) {
   LayoutOptions O;
   int I = 0;
   for (; I < Argc; ++I) {
     std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        usageError(A + " needs a value");
-      return Argv[++I];
-    };
+    auto Value = [&] { return optionValue("respec layout", Argc, Argv, I); };
     if (A == "-h" || A == "--help") {
       outs() << LayoutUsage;
       exit(0);
@@ -117,7 +109,7 @@ LayoutOptions parse(int Argc, char **Argv) {
     } else if (A == "--rounds") {
       std::string N = Value();
       if (StringRef(N).getAsInteger(10, O.rounds) || O.rounds == 0)
-        usageError("--rounds takes a positive number, not '" + N + "'");
+        usageError("respec layout", "--rounds takes a positive number, not '" + N + "'");
     } else if (A == "--work") {
       O.workDir = Value();
     } else if (A == "--rebuild") {
@@ -127,15 +119,15 @@ LayoutOptions parse(int Argc, char **Argv) {
     } else if (A == "--json") {
       O.jsonReport = Value();
     } else {
-      usageError("unknown option '" + A + "' (the build command goes after --)");
+      usageError("respec layout", "unknown option '" + A + "' (the build command goes after --)");
     }
   }
   for (; I < Argc; ++I)
     O.buildCommand.push_back(Argv[I]);
   if (O.binary.empty())
-    usageError("--binary is required");
+    usageError("respec layout", "--binary is required");
   if (O.trainCommand.empty())
-    usageError("--train is required");
+    usageError("respec layout", "--train is required");
   return O;
 }
 

@@ -21,6 +21,7 @@
 #include "GuardCommand.h"
 #include "LayoutCommand.h"
 #include "Report.h"
+#include "Usage.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -152,16 +153,11 @@ struct CommandLine {
   }
 };
 
-[[noreturn]] void usageError(const std::string &Message) {
-  errs() << "respec: error: " << Message << "\nTry 'respec --help'.\n";
-  exit(2);
-}
-
 unsigned parseCount(const std::string &Flag, const char *Text, bool ZeroAllowed = false) {
   char *End = nullptr;
   unsigned long V = Text ? strtoul(Text, &End, 10) : 0;
   if (!Text || !*Text || *End || (V == 0 && !ZeroAllowed) || V > 100000000)
-    usageError(Flag + (ZeroAllowed ? " takes a whole number" : " takes a positive whole number"));
+    usageError("respec", Flag + (ZeroAllowed ? " takes a whole number" : " takes a positive whole number"));
   return unsigned(V);
 }
 
@@ -175,7 +171,7 @@ void printVersion() {
 CommandLine parse(int Argc, char **Argv) {
   CommandLine CL;
   if (Argc < 2)
-    usageError("missing command");
+    usageError("respec", "missing command");
   CL.command = Argv[1];
   if (CL.command == "-h" || CL.command == "--help" || CL.command == "help") {
     outs() << Usage;
@@ -186,14 +182,14 @@ CommandLine parse(int Argc, char **Argv) {
     exit(0);
   }
   if (CL.command != "specialize" && CL.command != "explain" && CL.command != "embed")
-    usageError("unknown command '" + CL.command + "'");
+    usageError("respec", "unknown command '" + CL.command + "'");
   std::vector<std::string> Files, ClangFlags;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     auto Next = [&]() -> const char * { return I + 1 < Argc ? Argv[++I] : nullptr; };
     auto NeedValue = [&](const char *V) {
       if (!V)
-        usageError(A + " needs a value");
+        usageError("respec", A + " needs a value");
       return std::string(V);
     };
     if (A == "-h" || A == "--help") {
@@ -235,7 +231,7 @@ CommandLine parse(int Argc, char **Argv) {
     } else if (A.rfind("--color=", 0) == 0) {
       CL.color = A.substr(8);
       if (CL.color != "auto" && CL.color != "always" && CL.color != "never")
-        usageError("--color takes auto, always or never");
+        usageError("respec", "--color takes auto, always or never");
     } else if (A == "-q" || A == "--quiet") {
       CL.quiet = true;
     } else if (A.size() > 1 && A[0] == '-') {
@@ -247,21 +243,21 @@ CommandLine parse(int Argc, char **Argv) {
     }
   }
   if (Files.empty())
-    usageError("missing the spec file");
+    usageError("respec", "missing the spec file");
   CL.inputs.spec = Files[0];
   CL.inputs.sources.assign(Files.begin() + 1, Files.end());
   SmallString<256> Cwd;
   sys::fs::current_path(Cwd);
   CL.inputs.clangFlags = withAbsolutePaths(ClangFlags, Cwd);
   if ((CL.command == "specialize" || CL.command == "embed") && CL.output.empty())
-    usageError(CL.command + " needs -o OUT");
+    usageError("respec", CL.command + " needs -o OUT");
   if (CL.command == "embed" &&
       (CL.name.empty() || !std::all_of(CL.name.begin(), CL.name.end(), [](char C) {
         return isalnum((unsigned char)C) || C == '_';
       })))
-    usageError("embed needs --name NAME (letters, digits, _)");
+    usageError("respec", "embed needs --name NAME (letters, digits, _)");
   if (CL.output == "-" && !CL.emitLLVM)
-    usageError("-o - needs --emit-llvm");
+    usageError("respec", "-o - needs --emit-llvm");
   return CL;
 }
 

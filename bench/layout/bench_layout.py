@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""bench-layout — Redis laid out by respec layout, measured with its own client.
+
+  bench-layout --variants DIR --client DIR [--quick] [--rounds N] [--seed N] --json FILE
+
+The variants are the programs `respec layout --pgo` made of Debian's Redis 7.0.15
+(examples/redis, target redis-layout): o2 (clang -O2 with Debian's flags, as Debian
+builds it), bolt-ORDER for each function order, pgo (clang instrumented PGO) and
+pgo+bolt-ORDER. The layout was trained on one request mix (examples/redis/workload
+train: INCR, RPUSH/RPOP, SADD, HSET, MSET); this measures another: PING, SET, GET,
+LPUSH, LPOP, each with 50 clients not pipelined (request/response) and pipelined by 16.
+
+Each round starts every variant's server once, in a new random order (seeded), and runs
+redis-benchmark for every case against it; server on CPU 0, client on CPU 1. Before any
+figure counts, each server answers a fixed script of commands (redis-cli) and its
+replies must equal o2's. The figures: requests per second (the row's ns_per_op is its
+inverse), p50 and p99 latency, medians over the rounds. Then, where wall time is too
+noisy to decide, valgrind's cachegrind on the server for a fixed request sequence:
+instructions, L1 instruction-cache misses and mispredicted branches (full runs).
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = [("PING_MBULK", "ping"), ("SET", "set"), ("GET", "get"), ("LPUSH", "lpush"),
+         ("LPOP", "lpop")]
+MODES = [("50 clients", []), ("50 clients, pipeline 16", ["-P", "16"])]
+# What every variant must answer identically (a reply that differs aborts the run).
+CHECK_SCRIPT = """SET greeting hello
+GET greeting
+INCR counter
+INCRBY counter 41
+LPUSH list a b c
+LRANGE list 0 -1
+LPOP list
+HSET hash f1 v1 f2 v2
+HGETALL hash
+SADD set x y z x
+SCARD set
+MSET k1 1 k2 2
+MGET k1 k2 missing
+DEL greeting
+EXISTS greeting
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pinned(cpu, argv):
+    if os.cpu_count() >= 2:
+        return ["taskset", "-c", str(cpu)] + argv
+    return argv
+
+
+class Server:
+    """A server variant on a free loopback port, no persistence."""
+
+    def __init__(self, binary, client, wrapper=()):
+        self.client = client
+        self.port = free_port()
+        argv = list(wrapper) + [binary, "--port", str(self.port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--daemonize", "no"]
+        self.process = subprocess.Popen(pinned(0, argv), stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        for _ in range(400 if wrapper else 100):
+            if self.cli(["ping"], check=False).strip() == "PONG":
+                return
+            time.sleep(0.05)
+        raise SystemExit(f"bench-layout: {binary} did not start")
+
+    def cli(self, args, stdin=None, check=True):
+        result = subprocess.run([os.path.join(self.client, "redis-cli"), "-p", str(self.port)]
+                                + args, input=stdin, capture_output=True, text=True)
+        if check and result.returncode != 0:
+            raise SystemExit(f"bench-layout: redis-cli {args}: {result.stderr}")
+        return result.stdout
+
+    def benchmark(self, tests, requests, extra):
+        argv = [os.path.join(self.client, "redis-benchmark"), "-p", str(self.port), "--csv",
+                "-c", "50", "-n", str(requests), "-t", ",".join(tests)] + extra
+        out = subprocess.run(pinned(1, argv), capture_output=True, text=True, check=True).stdout
+        rows = {}
+        for row in csv.DictReader(io.StringIO(out)):
+            rows[row["test"]] = row
+        return rows
+
+    def stop(self):
+        self.cli(["shutdown", "nosave"], check=False)
+        self.process.wait(timeout=120)
+
+
+def cachegrind(binary, client, requests, directory):
+    """Instructions, I1 misses and mispredicted branches of the server for a fixed
+    sequence of requests (one client, not pipelined: the same work in every run)."""
+    out = os.path.join(directory, "cachegrind." + os.path.basename(binary))
+    server = Server(binary, client, ["valgrind", "--tool=cachegrind", "--cache-sim=yes",
+                                     "--branch-sim=yes", "--cachegrind-out-file=" + out])
+    subprocess.run([os.path.join(client, "redis-benchmark"), "-p", str(server.port), "-c", "1",
+                    "-n", str(requests), "-t", "set,get,lpush,lpop", "-q"],
+                   capture_output=True, check=True)
+    server.stop()
+    events, totals = None, None
+    for line in open(out):
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("summary:"):
+            totals = [int(x) for x in line.split()[1:]]
+    figures = dict(zip(events, totals))
+    return {"instructions": figures["Ir"], "i1_misses": figures["I1mr"],
+            "mispredicted_branches": figures["Bcm"] + figures["Bim"]}
+
+
+def machine():
+    model = "unknown CPU"
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return f"{model}, {os.cpu_count()} cores, Linux {os.uname().release}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", required=True, help="respec layout's work/variants dir")
+    parser.add_argument("--builds", required=True, help="respec layout's work dir")
+    parser.add_argument("--client", required=True, help="directory of redis-benchmark, redis-cli")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args()
+
+    names = ["o2", "bolt-hfsort+", "bolt-hfsort", "bolt-pettis-hansen", "pgo",
+             "pgo+bolt-hfsort+", "pgo+bolt-hfsort", "pgo+bolt-pettis-hansen"]
+    binaries = {"o2": os.path.join(args.builds, "o2/tree/src/redis-server"),
+                "pgo": os.path.join(args.builds, "pgo/tree/src/redis-server")}
+    for name in names:
+        binaries.setdefault(name, os.path.join(args.variants, name))
+    for name, path in binaries.items():
+        if not os.access(path, os.X_OK):
+            raise SystemExit(f"bench-layout: no variant {name} at {path}: build redis-layout")
+    rounds = args.rounds or (1 if args.quick else 5)
+    requests = 20000 if args.quick else 100000
+    seed = args.seed if args.seed is not None else random.randrange(2**63)
+    print(f"layout: seed {seed}, {rounds} rounds, {requests} requests per case", file=sys.stderr)
+    order = random.Random(seed)
+
+    samples = {}  # (case, variant) -> list of csv rows
+    for round_index in range(rounds):
+        shuffled = names[:]
+        order.shuffle(shuffled)
+        for name in shuffled:
+            print(f"layout: round {round_index + 1}/{rounds}: {name}", file=sys.stderr)
+            server = Server(binaries[name], args.client)
+            try:
+                replies = server.cli([], stdin=CHECK_SCRIPT)
+                samples.setdefault(("check", name), []).append(replies)
+                for mode, extra in MODES:
+                    n = requests * (8 if extra else 1)
+                    rows = server.benchmark([t for _, t in CASES], n, extra)
+                    for test, _ in CASES:
+                        samples.setdefault((f"{test}, {mode}", name), []).append(rows[test])
+            finally:
+                server.stop()
+    for name in names:
+        for replies in samples[("check", name)]:
+            if replies != samples[("check", "o2")][0]:
+                raise SystemExit(f"bench-layout: {name} answered differently from o2:\n{replies}")
+
+    result_rows = []
+    for mode, _ in MODES:
+        for test, _ in CASES:
+            case = f"{test}, {mode}"
+            for name in names:
+                rows = samples[(case, name)]
+                rps = [float(r["rps"]) for r in rows]
+                result_rows.append({
+                    "case": case, "variant": name,
+                    "ns_per_op": 1e9 / statistics.median(rps),
+                    "ns_per_op_min": 1e9 / max(rps),
+                    "samples": len(rps),
+                    "requests_per_s": statistics.median(rps),
+                    "p50_ms": statistics.median(float(r["p50_latency_ms"]) for r in rows),
+                    "p99_ms": statistics.median(float(r["p99_latency_ms"]) for r in rows)})
+
+    extra = {"rounds": rounds, "requests_per_case": requests, "seed": str(seed),
+             "clock": "redis-benchmark's requests per second (ns_per_op = 1e9 / rps)"}
+    if not args.quick:
+        directory = os.path.dirname(os.path.abspath(args.json))
+        for name in ["o2", "bolt-hfsort+", "pgo", "pgo+bolt-hfsort+"]:
+            print(f"layout: cachegrind {name}", file=sys.stderr)
+            for key, value in cachegrind(binaries[name], args.client, 5000, directory).items():
+                extra[f"{key}.{name}"] = value
+    report = {"benchmark": "layout", "machine": machine(), "quick": args.quick,
+              "rows": result_rows, "extra": extra}
+    with open(args.json + ".partial", "w") as out:
+        json.dump(report, out, indent=2)
+        out.write("\n")
+    os.replace(args.json + ".partial", args.json)
+    for row in result_rows:
+        print(f"{row['case']:<32} {row['variant']:<24} {row['requests_per_s']:>12.0f} req/s"
+              f"  p50 {row['p50_ms']:.3f} ms  p99 {row['p99_ms']:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
