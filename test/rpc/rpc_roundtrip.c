@@ -11,7 +11,7 @@
  * are checked against what was sent. A TCP client with the library's small default
  * buffers then sends large arrays, which span record fragments and reads, so that
  * the specialized stack's fallbacks run too. Both servers must still be running at
- * the end.
+ * the end. RPC_SERVER_PROGRAM in the environment names another server program.
  */
 #include "rpc_stack.h"
 #include "rpc_server_process.h"
@@ -177,9 +177,13 @@ static void check_echo_record(const struct client_stack *stack, CLIENT *client,
 
 int main(void)
 {
+	/* RPC_SERVER_PROGRAM in the environment: another server program, e.g. one that
+	 * respec layout laid out (test/rpc/layout-roundtrip). */
+	const char *program = getenv("RPC_SERVER_PROGRAM");
 	struct rpc_server_process servers[2];
 	for (int s = 0; s < 2; s++)
-		if (!rpc_server_start(&servers[s], RPC_SERVER_PROGRAM, stacks[s].name))
+		if (!rpc_server_start(&servers[s], program ? program : RPC_SERVER_PROGRAM,
+				      stacks[s].name))
 			return 1;
 	struct diff_rng rng = {0x7e57};
 	for (int t = RPC_UDP; t <= RPC_TCP_SMALL_BUFFERS; t++) {
