@@ -10,6 +10,7 @@
 #include "Layout.h"
 #include "Bolt.h"
 #include "Builds.h"
+#include "Cachegrind.h"
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "Measure.h"
@@ -23,6 +24,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <random>
 
 using namespace llvm;
@@ -39,6 +41,7 @@ struct Variant {
   BoltStatistics bolt;
   std::vector<std::string> coldFallbacks; ///< left out of BOLT's layout
   Timing timing;
+  std::optional<CacheFigures> cache;
 };
 
 void validate(const LayoutOptions &O) {
@@ -131,6 +134,13 @@ void printReport(const std::vector<Variant> &Variants, const Variant &Winner,
   outs() << formatv("median of {0} rounds, interleaved (seed {1}); \"vs o2\": o2's time over "
                     "the variant's (above 1: faster)\n",
                     Rounds, Seed);
+  if (Variants.front().cache) {
+    outs() << formatv("\n{0,-26} {1,15} {2,12} {3,22}\n", "cachegrind", "instructions",
+                      "I1 misses", "mispredicted branches");
+    for (const Variant &V : Variants)
+      outs() << formatv("{0,-26} {1,15} {2,12} {3,22}\n", V.name, V.cache->instructions,
+                        V.cache->instructionCacheMisses, V.cache->mispredictedBranches);
+  }
   outs() << "winner: " << Winner.name << " -> " << Output << "\n";
 }
 
@@ -155,6 +165,10 @@ json::Value jsonReport(const LayoutOptions &O, const std::vector<Variant> &Varia
                                  {"hot_text_bytes", V.bolt.hotTextBytes}};
       Row["cold_fallbacks"] = json::Array(V.coldFallbacks);
     }
+    if (V.cache)
+      Row["cachegrind"] = json::Object{{"instructions", V.cache->instructions},
+                                       {"i1_misses", V.cache->instructionCacheMisses},
+                                       {"mispredicted_branches", V.cache->mispredictedBranches}};
     Rows.push_back(std::move(Row));
   }
   return json::Object{{"binary", O.binary},
@@ -217,6 +231,12 @@ void runLayout(const LayoutOptions &O) {
               Seed, Work + "/variants");
   for (size_t I = 0; I < Variants.size(); ++I)
     Variants[I].timing = std::move(Timings[I]);
+  if (!O.cachegrindCommand.empty())
+    for (Variant &V : Variants) {
+      errs() << "layout: cachegrind of " << V.name << "\n";
+      V.cache = cachegrind(O.cachegrindCommand, V.binary,
+                           Work + "/variants/" + V.name + ".cachegrind");
+    }
 
   const Variant *Winner = nullptr;
   for (const Variant &V : Variants)

@@ -31,6 +31,9 @@
 //   measure           every variant runs the measuring command, interleaved,
 //                     in a new random order each round; the fastest BOLT
 //                     variant (median wall time) is the output
+//   --cachegrind      every variant runs a command once under valgrind's
+//                     cachegrind: instructions, I1 misses, mispredicted
+//                     branches (Cachegrind.h), where wall time is too noisy
 //
 // How flags reach an arbitrary build. The build command runs with CC set to a
 // wrapper script and the wrapper's directory first in PATH under the names cc,
@@ -68,6 +71,8 @@ struct LayoutOptions {
   std::string trainCommand;
   /// Picks the winner; the training command when empty.
   std::string measureCommand;
+  /// Run once per variant under cachegrind, when not empty.
+  std::string cachegrindCommand;
   bool pgo = false;
   bool sampling = false;
   std::vector<std::string> orders = {"hfsort+", "hfsort", "pettis-hansen"};

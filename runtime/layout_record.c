@@ -14,7 +14,8 @@
  *
  * OFFSET (hex) is from the module's load base (dladdr), so that the layout can
  * name the function from MODULE's symbol table whatever address it loaded at.
- * Off, it costs one load of a flag per replug.
+ * Off, it costs one load of a flag per replug. A forked child writes its own
+ * record, of what the parent had noted and what it notes itself.
  */
 #include "internal.h"
 
@@ -81,6 +82,17 @@ static void write_record(void)
 	fclose(out);
 }
 
+/* A child forked while another thread notes a plug must not inherit the lock held. */
+static void lock_record(void)
+{
+	pthread_mutex_lock(&record_lock);
+}
+
+static void unlock_record(void)
+{
+	pthread_mutex_unlock(&record_lock);
+}
+
 void respec__layout_record_init(void)
 {
 	const char *directory = getenv("RESPEC_LAYOUT_RECORD");
@@ -88,6 +100,7 @@ void respec__layout_record_init(void)
 		return;
 	strcpy(record_directory, directory);
 	recording = true;
+	pthread_atfork(lock_record, unlock_record, unlock_record);
 	atexit(write_record);
 }
 

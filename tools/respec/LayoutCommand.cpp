@@ -49,6 +49,11 @@ options:
                        tree (required)
   --train 'COMMAND'    the training workload (required)
   --measure 'COMMAND'  the workload that picks the winner (default: --train)
+  --cachegrind 'COMMAND'
+                       also run COMMAND once per variant under valgrind's
+                       cachegrind ({binary} runs the variant under it) and
+                       report instructions, I1 misses and mispredicted
+                       branches: figures that do not vary from run to run
   --source DIR         the source tree the build runs in (default: .)
   --pgo                also clang's instrumented PGO: build instrumented,
                        train, build with the profile, then BOLT on top
@@ -94,6 +99,8 @@ LayoutOptions parse(int Argc, char **Argv) {
       O.trainCommand = Value();
     } else if (A == "--measure") {
       O.measureCommand = Value();
+    } else if (A == "--cachegrind") {
+      O.cachegrindCommand = Value();
     } else if (A == "--source") {
       O.sourceDir = Value();
     } else if (A == "--pgo") {
