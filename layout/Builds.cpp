@@ -19,13 +19,6 @@ namespace respec::layout {
 
 namespace {
 
-std::string absolute(StringRef Path) {
-  SmallString<256> Absolute(Path);
-  sys::fs::make_absolute(Absolute);
-  sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return Absolute.str().str();
-}
-
 /// Path relative to Directory when it lies under it, or "".
 std::string under(StringRef Path, StringRef Directory) {
   StringRef Rest = Path;
@@ -84,6 +77,13 @@ void writeCompilerWrapper(const std::string &BinDir, const Toolchain &Tools,
 
 } // namespace
 
+std::string absolutePath(const std::string &Path) {
+  SmallString<256> Absolute(Path);
+  sys::fs::make_absolute(Absolute);
+  sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return Absolute.str().str();
+}
+
 std::vector<std::string> relocationFlags() { return {"-fuse-ld=lld", "-Wl,--emit-relocs"}; }
 
 std::string fileIdentity(const std::string &Path) {
@@ -109,8 +109,8 @@ void writeStamp(const std::string &Directory, const std::string &Key) {
 
 std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
                        const BuildStage &Stage) {
-  std::string Source = absolute(Options.sourceDir);
-  std::string Work = absolute(Options.workDir);
+  std::string Source = absolutePath(Options.sourceDir);
+  std::string Work = absolutePath(Options.workDir);
   if (!sys::fs::is_directory(Source))
     throw SpecError(Options.sourceDir, "no such directory (--source)");
   std::string StageDir = Work + "/" + Stage.name;

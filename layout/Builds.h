@@ -37,6 +37,9 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
 /// --emit-relocs), saying how to link it so.
 void checkRelocations(const std::string &Binary);
 
+/// Path made absolute, without . and .. (as stamps and the work directory use it).
+std::string absolutePath(const std::string &Path);
+
 /// A digest of a file's identity (path, size, modification time), for stamps.
 std::string fileIdentity(const std::string &Path);
 

@@ -64,12 +64,6 @@ void validate(const LayoutOptions &O) {
     throw SpecError("respec layout", "--rounds must be at least 1");
 }
 
-std::string absolutePath(StringRef Path) {
-  SmallString<256> Absolute(Path);
-  sys::fs::make_absolute(Absolute);
-  return Absolute.str().str();
-}
-
 void createDirectory(const std::string &Directory) {
   if (std::error_code EC = sys::fs::create_directories(Directory))
     throw SpecError(Directory, "cannot create: " + EC.message());
