@@ -27,14 +27,15 @@ std::string under(StringRef Path, StringRef Directory) {
   return "";
 }
 
-/// The sizes and times of every file under Source (but the work directory),
-/// as one digest: a build is current when none changed.
-std::string treeFingerprint(const std::string &Source, const std::string &Work) {
+/// The sizes and times of every file under Source (but the paths Excluded:
+/// the work directory, respec layout's outputs), as one digest: a build is
+/// current when none changed.
+std::string treeFingerprint(const std::string &Source, const std::vector<std::string> &Excluded) {
   std::vector<std::string> Lines;
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Source, EC, /*follow_symlinks=*/false), End;
        It != End && !EC; It.increment(EC)) {
-    if (It->path() == Work) {
+    if (llvm::is_contained(Excluded, It->path())) {
       It.no_push();
       continue;
     }
@@ -86,6 +87,17 @@ std::string absolutePath(const std::string &Path) {
 
 std::vector<std::string> relocationFlags() { return {"-fuse-ld=lld", "-Wl,--emit-relocs"}; }
 
+std::string inputsOfCommand(const std::vector<std::string> &Words) {
+  std::string Inputs;
+  for (const std::string &Word : Words)
+    if (sys::fs::is_regular_file(Word))
+      Inputs += fileIdentity(absolutePath(Word)) + "\n";
+  for (const char *Name : {"CFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS"})
+    if (const char *Value = getenv(Name))
+      Inputs += std::string(Name) + "=" + Value + "\n";
+  return Inputs;
+}
+
 std::string fileIdentity(const std::string &Path) {
   sys::fs::file_status Status;
   if (sys::fs::status(Path, Status))
@@ -113,17 +125,33 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   std::string Work = absolutePath(Options.workDir);
   if (!sys::fs::is_directory(Source))
     throw SpecError(Options.sourceDir, "no such directory (--source)");
+  if (sys::fs::exists(Source + "/" + Options.binary))
+    throw SpecError(Source + "/" + Options.binary,
+                    "the source tree already holds the program: its copy would keep the "
+                    "objects built without the stage's flags (make copies their times too); "
+                    "clean the tree first (make clean, or a fresh checkout)");
   std::string StageDir = Work + "/" + Stage.name;
   std::string Tree = StageDir + "/tree";
   std::string Binary = Tree + "/" + Options.binary;
+  // Paths the copy and the stamp leave out: respec layout's own outputs.
+  std::vector<std::string> Excluded = {Work};
+  for (const std::string &Output : {Options.output, Options.jsonReport})
+    if (!Output.empty())
+      for (const char *Suffix : {"", ".partial"})
+        Excluded.push_back(absolutePath(Output) + Suffix);
 
+  // The build runs in the copy: a script named by a relative path is the user's.
+  std::vector<std::string> Build = Options.buildCommand;
+  if (StringRef(Build.front()).contains('/'))
+    Build.front() = absolutePath(Build.front());
   std::string Key = "compiler " + Tools.clang + "\nflags";
   for (const std::string &Flag : Stage.flags)
     Key += " " + Flag;
   Key += "\nbuild";
-  for (const std::string &Arg : Options.buildCommand)
+  for (const std::string &Arg : Build)
     Key += " " + shellQuote(Arg);
-  Key += "\ninputs " + Stage.inputs + "\nsource " + Source + ": " + treeFingerprint(Source, Work) + "\n";
+  Key += "\ninputs " + Stage.inputs + "\n" + inputsOfCommand(Build) + "source " +
+         Source + ": " + treeFingerprint(Source, Excluded) + "\n";
   if (!Options.rebuild && stampMatches(StageDir, Key) && sys::fs::exists(Binary)) {
     errs() << "layout: build " << Stage.name << ": current (" << StageDir << ")\n";
     return Binary;
@@ -134,8 +162,9 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   if (std::error_code EC = sys::fs::create_directories(Tree))
     throw SpecError(Tree, "cannot create: " + EC.message());
   std::string Exclude;
-  if (std::string Inside = under(Work, Source); !Inside.empty())
-    Exclude = " --exclude=" + shellQuote("./" + Inside);
+  for (const std::string &Path : Excluded)
+    if (std::string Inside = under(Path, Source); !Inside.empty())
+      Exclude += " --exclude=" + shellQuote("./" + Inside);
   runOrThrow({shell("tar -C " + shellQuote(Source) + Exclude + " -cf - . | tar -C " +
                     shellQuote(Tree) + " -xf -"),
               "", {}, StageDir + "/copy.log"},
@@ -146,7 +175,7 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   const char *Path = getenv("PATH");
   std::string Log = StageDir + "/build.log";
   errs() << "layout: build " << Stage.name << ": running the build (log: " << Log << ")\n";
-  runOrThrow({Options.buildCommand, Tree,
+  runOrThrow({Build, Tree,
               {{"CC", BinDir + "/cc"},
                {"PATH", BinDir + (Path ? ":" + std::string(Path) : std::string())}},
               Log},

@@ -4,7 +4,8 @@
 // tree (so that stages never share objects built with other flags, and the
 // user's tree is never written), with a compiler wrapper that adds the
 // stage's flags (Layout.h says how builds find it). A stamp records what the
-// build was made from — the command, the flags, and the sizes and times of
+// build was made from — the command and the files it names, the flags, the
+// compiler and make variables of the environment, and the sizes and times of
 // the source tree's files — so that an unchanged stage is not built again.
 //
 //===----------------------------------------------------------------------===//
@@ -39,6 +40,11 @@ void checkRelocations(const std::string &Binary);
 
 /// Path made absolute, without . and .. (as stamps and the work directory use it).
 std::string absolutePath(const std::string &Path);
+
+/// What a command reads besides its text, for stamps: the identity of each of
+/// its words that names a file (a build script, a library), and the compiler
+/// and make variables of respec's environment.
+std::string inputsOfCommand(const std::vector<std::string> &Words);
 
 /// A digest of a file's identity (path, size, modification time), for stamps.
 std::string fileIdentity(const std::string &Path);

@@ -44,26 +44,6 @@ struct Variant {
   std::optional<CacheFigures> cache;
 };
 
-void validate(const LayoutOptions &O) {
-  if (O.binary.empty())
-    throw SpecError("respec layout", "--binary is required: the program the build makes");
-  if (O.trainCommand.empty())
-    throw SpecError("respec layout", "--train is required: the workload to profile");
-  if (O.orders.empty())
-    throw SpecError("respec layout", "--orders lists no function order");
-  for (const std::string &Order : O.orders)
-    if (!is_contained(KnownOrders, Order))
-      throw SpecError("respec layout",
-                      "unknown function order '" + Order +
-                          "' (BOLT 16 has hfsort+, hfsort and pettis-hansen; cdsort came with "
-                          "BOLT 17)");
-  if (O.pgo && O.buildCommand.empty())
-    throw SpecError("respec layout", "--pgo needs a build command (after --): clang's PGO "
-                                     "builds the program again with the profile");
-  if (O.rounds == 0)
-    throw SpecError("respec layout", "--rounds must be at least 1");
-}
-
 void createDirectory(const std::string &Directory) {
   if (std::error_code EC = sys::fs::create_directories(Directory))
     throw SpecError(Directory, "cannot create: " + EC.message());
@@ -186,8 +166,28 @@ void copyProgram(const std::string &From, const std::string &To) {
 
 } // namespace
 
+std::string optionsProblem(const LayoutOptions &O) {
+  if (O.binary.empty())
+    return "--binary is required: the program the build makes";
+  if (O.trainCommand.empty())
+    return "--train is required: the workload to profile";
+  if (O.orders.empty())
+    return "--orders lists no function order";
+  for (const std::string &Order : O.orders)
+    if (!is_contained(KnownOrders, Order))
+      return "unknown function order '" + Order +
+             "' (BOLT 16 has hfsort+, hfsort and pettis-hansen; cdsort came with BOLT 17)";
+  if (O.pgo && O.buildCommand.empty())
+    return "--pgo needs a build command (after --): clang's PGO builds the program again "
+           "with the profile";
+  if (O.rounds == 0)
+    return "--rounds must be at least 1";
+  return "";
+}
+
 void runLayout(const LayoutOptions &O) {
-  validate(O);
+  if (std::string Problem = optionsProblem(O); !Problem.empty())
+    throw SpecError("respec layout", Problem);
   Toolchain Tools = findToolchain(O.pgo, O.sampling);
   std::string Work = absolutePath(O.workDir);
   createDirectory(Work + "/variants");

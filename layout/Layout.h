@@ -9,8 +9,8 @@
 // which functions are the generic fallbacks of specialized code (cold by
 // design, even when a training run touched them) and which are specialized.
 //
-// The pipeline (each stage's output is kept in the work directory and reused
-// when its inputs did not change):
+// The pipeline (builds and profiles are kept in the work directory and reused
+// when their inputs did not change; BOLT and the measurements run every time):
 //
 //   build "o2"        the user's build command, run in a copy of the source
 //                     tree, with a compiler that adds -fuse-ld=lld
@@ -40,13 +40,14 @@
 // gcc, clang and clang-16, so builds that use $CC, call `cc`, or name a
 // compiler all compile with clang-16 and the stage's flags. The training and
 // measuring commands are shell commands; "{binary}" in them is replaced with
-// the path of the program variant to run (also in $RESPEC_LAYOUT_BINARY).
+// the path of the program variant to run, already quoted for the shell (do
+// not quote it again), and is also in $RESPEC_LAYOUT_BINARY.
 //
-// Specialized code (SpecializedCode.h): a program linked with respec's
-// specialized objects names its specialized functions in a section; a training
-// run of a program that uses librespec slots records, when
-// RESPEC_LAYOUT_RECORD is set, which generic functions were fallbacks of slots
-// that ran specialized code. The function order keeps BOLT's order for the hot
+// Specialized code (SpecializedCode.h): a training run of a program that uses
+// librespec slots records, when RESPEC_LAYOUT_RECORD is set, which generic
+// functions were fallbacks of slots that ran specialized code. (Functions that
+// respec specialized at build time carry no mark: BOLT places them by the
+// profile like any function.) The function order keeps BOLT's order for the hot
 // code with the fallbacks taken out (they go after it, cold, with the
 // functions the profile never saw), so that warm-up calls made before the
 // specialized code was plugged in do not pull the generic code into the hot
@@ -83,6 +84,9 @@ struct LayoutOptions {
   /// Builds and profiles again even when the stamps say they are current.
   bool rebuild = false;
 };
+
+/// What is wrong with the options, or "" (runLayout refuses them as well).
+std::string optionsProblem(const LayoutOptions &Options);
 
 /// Runs the pipeline; progress on stderr, the report on stdout. Throws
 /// SpecError (Diagnostics.h) with what went wrong and how to fix it.

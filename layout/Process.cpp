@@ -42,11 +42,15 @@ int run(const Command &C) {
   if (!C.log.empty())
     Redirects[1] = Redirects[2] = StringRef(C.log);
   std::string Error;
-  int Status = sys::ExecuteAndWait(Program, Args, Env, Redirects, 0, 0, &Error);
-  if (Status == -1)
+  bool ExecutionFailed = false;
+  int Status =
+      sys::ExecuteAndWait(Program, Args, Env, Redirects, 0, 0, &Error, &ExecutionFailed);
+  if (ExecutionFailed)
     throw SpecError(Program, "cannot run: " + Error);
-  if (Status == -2) // a signal: LLVM says which only in Error
-    return 128 + 1;
+  if (Status == -2) // killed by a signal; LLVM names it only in Error
+    throw SpecError(C.argv.front(), Error + (C.log.empty() ? "" : "; its output is in " + C.log));
+  if (Status == -1) // exit status 126 or 127: the shell could not run a command
+    return 127;
   return Status;
 }
 

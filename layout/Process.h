@@ -25,8 +25,8 @@ struct Command {
   std::string log;
 };
 
-/// The command's exit status (a signal's number + 128). Throws SpecError if it
-/// cannot be started.
+/// The command's exit status (127 for the shell's 126 and 127: a command it
+/// could not run). Throws SpecError if it cannot be started or a signal kills it.
 int run(const Command &C);
 
 /// Runs C and throws SpecError saying what failed (`What`) and where its log

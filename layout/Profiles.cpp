@@ -45,6 +45,13 @@ void train(const LayoutOptions &Options, const std::string &Binary, const std::s
   runOrThrow({Argv, "", Environment, Log}, "the training command");
 }
 
+/// The files the training command names (its scripts), for the stamps.
+std::string trainingInputs(const LayoutOptions &Options) {
+  SmallVector<StringRef> Words;
+  StringRef(Options.trainCommand).split(Words, ' ', -1, /*KeepEmpty=*/false);
+  return inputsOfCommand(std::vector<std::string>(Words.begin(), Words.end()));
+}
+
 const char *const NoProfileHint =
     " (is {binary} in the training command? a profile is written when the program exits "
     "normally: shut a server down, do not kill it)";
@@ -55,7 +62,8 @@ std::string boltProfile(const LayoutOptions &Options, const Toolchain &Tools,
                         const std::string &Binary, const std::string &Directory) {
   std::string Profile = Directory + "/profile.fdata";
   std::string Key = std::string(Options.sampling ? "sampling" : "instrumentation") + "\n" +
-                    fileIdentity(Binary) + "\ntrain " + Options.trainCommand + "\n";
+                    fileIdentity(Binary) + "\ntrain " + Options.trainCommand + "\n" +
+                    trainingInputs(Options);
   if (!Options.rebuild && stampMatches(Directory, Key) && sys::fs::exists(Profile)) {
     errs() << "layout: profile of " << Binary << ": current\n";
     return Profile;
@@ -95,7 +103,7 @@ std::string pgoProfile(const LayoutOptions &Options, const Toolchain &Tools,
                        const std::string &InstrumentedBinary, const std::string &Directory) {
   std::string Profile = Directory + "/profile.profdata";
   std::string Key = "pgo\n" + fileIdentity(InstrumentedBinary) + "\ntrain " +
-                    Options.trainCommand + "\n";
+                    Options.trainCommand + "\n" + trainingInputs(Options);
   if (!Options.rebuild && stampMatches(Directory, Key) && sys::fs::exists(Profile)) {
     errs() << "layout: PGO profile: current\n";
     return Profile;

@@ -86,10 +86,8 @@ SlotFacts readSlotRecords(const std::vector<std::string> &Records) {
       if (Line.startswith("#"))
         continue;
       auto [Kind, Rest] = Line.split(' ');
-      if (Kind == "specialized-outside") {
-        ++Facts.outsideProgram;
-        continue;
-      }
+      if (Kind == "specialized-outside" || Kind == "fallback-outside")
+        continue; // JIT code or another module: nothing of the program to place
       auto [OffsetText, Module] = Rest.split(' ');
       uint64_t Offset;
       if ((Kind != "fallback" && Kind != "specialized") || OffsetText.getAsInteger(16, Offset) ||
@@ -100,10 +98,8 @@ SlotFacts readSlotRecords(const std::vector<std::string> &Records) {
       if (!Symbols)
         Symbols = std::make_unique<ModuleSymbols>(Module.str());
       std::string Name = Symbols->functionAt(Offset);
-      if (Name.empty()) {
-        ++Facts.outsideProgram;
-        continue;
-      }
+      if (Name.empty())
+        continue; // in another module (a library)
       (Kind == "fallback" ? Facts.fallbacks : Facts.specialized).insert(Name);
     }
   }

@@ -35,7 +35,6 @@ namespace respec::layout {
 struct SlotFacts {
   std::set<std::string> fallbacks;   ///< generic functions of slots that ran specialized code
   std::set<std::string> specialized; ///< implementations plugged in that are in the program
-  unsigned outsideProgram = 0;       ///< implementations elsewhere (JIT code, libraries)
   bool empty() const { return fallbacks.empty() && specialized.empty(); }
 };
 

@@ -4,8 +4,9 @@
  * ran specialized code, and which implementations were plugged in.
  *
  * On only when RESPEC_LAYOUT_RECORD names a directory (respec layout sets it
- * for the training command). Each replug to an implementation other than the
- * slot's generic one notes the pair; at exit the process writes
+ * for the training command). Each replug (respec_replug, its batched form and
+ * respec_replug_async) to an implementation other than the slot's generic one
+ * notes the pair; at exit the process writes
  * DIR/respec-slots.PID, a line per function:
  *
  *   fallback OFFSET MODULE       a slot's generic function
@@ -20,6 +21,8 @@
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -37,22 +40,40 @@ static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct plugged *plugs;
 static size_t plug_count, plug_capacity;
 
-static void write_function(FILE *out, const char *kind, respec_fn fn)
+/* dl_iterate_phdr lists the main program first: its base, as dladdr gives it. */
+static int note_main_program_base(struct dl_phdr_info *info, size_t size, void *base)
+{
+	(void)size;
+	uintptr_t lowest = UINTPTR_MAX;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_phdr[i].p_vaddr < lowest)
+			lowest = info->dlpi_phdr[i].p_vaddr;
+	*(uintptr_t *)base = info->dlpi_addr + lowest;
+	return 1; /* the first one only */
+}
+
+static void write_function(FILE *out, const char *kind, respec_fn fn, uintptr_t main_base)
 {
 	Dl_info info;
-	if (!dladdr((void *)fn, &info) || !info.dli_fname || !info.dli_fname[0]) {
+	if (!dladdr((void *)fn, &info) || !info.dli_fname) {
 		fprintf(out, "%s-outside\n", kind);
 		return;
 	}
-	/* The main program's name as dladdr gives it may be argv[0]: use the file. */
+	/* dladdr names the main program as it was started (argv[0], relative to a
+	 * directory the program may have left): name its file instead. */
 	char module[PATH_MAX];
-	if (!realpath(info.dli_fname, module)) {
+	bool named;
+	if ((uintptr_t)info.dli_fbase == main_base) {
 		ssize_t n = readlink("/proc/self/exe", module, sizeof module - 1);
-		if (n <= 0) {
-			fprintf(out, "%s-outside\n", kind);
-			return;
-		}
-		module[n] = '\0';
+		named = n > 0;
+		if (named)
+			module[n] = '\0';
+	} else {
+		named = realpath(info.dli_fname, module) != NULL;
+	}
+	if (!named) {
+		fprintf(out, "%s-outside\n", kind);
+		return;
 	}
 	fprintf(out, "%s %" PRIxPTR " %s\n", kind, (uintptr_t)fn - (uintptr_t)info.dli_fbase,
 		module);
@@ -74,9 +95,11 @@ static void write_record(void)
 		return;
 	}
 	fprintf(out, "# librespec slots of process %ld (RESPEC_LAYOUT_RECORD)\n", (long)getpid());
+	uintptr_t main_base = 0;
+	dl_iterate_phdr(note_main_program_base, &main_base);
 	for (size_t i = 0; i < plug_count; i++) {
-		write_function(out, "fallback", plugs[i].generic);
-		write_function(out, "specialized", plugs[i].implementation);
+		write_function(out, "fallback", plugs[i].generic, main_base);
+		write_function(out, "specialized", plugs[i].implementation, main_base);
 	}
 	pthread_mutex_unlock(&record_lock);
 	fclose(out);

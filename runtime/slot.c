@@ -319,6 +319,7 @@ int respec_replug_async(respec_slot *slot, respec_fn fn, respec_reclaim_fn recla
 				    "respec_replug_async(\"%s\"): a synchronous replug of this slot "
 				    "is under way and the caller is inside a repluggable call",
 				    st->name);
+	respec__layout_note_plug(st->generic, fn);
 	respec_fn old = atomic_load_explicit(&st->current, memory_order_relaxed);
 	if (old != fn)
 		respec__publish(st, fn);

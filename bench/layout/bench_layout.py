@@ -171,8 +171,8 @@ def measure_rpc(args, rounds, order, quick):
             calls = calls // 10 if quick else calls
             # Client and server on one CPU (the server inherits it), as bench-rpc's
             # round trips: a wakeup across this VM's CPUs costs more than the call.
-            out = subprocess.run(["taskset", "-c", "1", client, stack, transport, str(count),
-                                  str(calls), server],
+            out = subprocess.run(pinned(1, [client, stack, transport, str(count),
+                                            str(calls), server]),
                                  capture_output=True, text=True, check=True).stdout.split()
             case = f"rpc roundtrip-{transport}-{count}"
             samples.setdefault((case, name), []).append(float(out[1]))

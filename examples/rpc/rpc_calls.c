@@ -2,8 +2,8 @@
  * rpc_calls.c — the round trip of the case study as one program: starts the rpc-server
  * program with a stack, opens a client of the same stack, and makes CALLS ECHO_INTS
  * calls of COUNT ints over loopback, checking every echo; then prints the time per call
- * and a digest of what came back. The programs `respec layout` lays out on top of
- * specialization (examples/rpc/layout), and the layout benchmark runs (bench/layout).
+ * and a digest of what came back. The program `respec layout` lays out on top of
+ * specialization (target rpc-layout), and the layout benchmark runs (bench/layout).
  *
  *   rpc-calls STACK TRANSPORT COUNT CALLS [SERVER_PROGRAM]
  *

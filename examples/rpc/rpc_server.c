@@ -1,7 +1,8 @@
 /*
  * rpc_server.c — the server program of the case study: the RPCBENCH procedures and
  * a main loop written as any Sun RPC server is — UDP and TCP transports, the
- * dispatch routine rpcgen generated (rpcbench_prog_1) registered on both, svc_run.
+ * dispatch routine rpcgen generated (rpcbench_prog_1) registered on both, and svc_run's
+ * loop until SIGTERM.
  * It binds to the loopback only and registers with no portmapper (protocol 0): the
  * test or benchmark that starts it learns its ports from ready_fd. It is compiled
  * into both stacks (rpc_stack.h).
@@ -9,6 +10,8 @@
 #include "rpc_stack.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -69,6 +72,45 @@ static int loopback_socket(int type)
 	return sock;
 }
 
+/* Set by SIGTERM (rpc_server_process's stop, or the parent's death). */
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int signal_number)
+{
+	(void)signal_number;
+	stop_requested = 1;
+}
+
+/*
+ * svc_run(), except that it returns after a SIGTERM: the signal is blocked except
+ * while the loop waits in pselect(), so it never interrupts the library, and the
+ * program then exits normally (a server instrumented by BOLT for respec layout's
+ * training writes its profile in its exit handlers).
+ */
+static void serve_until_stopped(void)
+{
+	sigset_t blocked, waiting;
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &blocked, &waiting);
+	sigdelset(&waiting, SIGTERM);
+	struct sigaction action;
+	memset(&action, 0, sizeof action);
+	action.sa_handler = request_stop;
+	sigaction(SIGTERM, &action, NULL);
+	while (!stop_requested) {
+		fd_set readable = svc_fdset;
+		int ready = pselect(FD_SETSIZE, &readable, NULL, NULL, NULL, &waiting);
+		if (ready < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("rpc server: pselect");
+			return;
+		}
+		svc_getreqset(&readable);
+	}
+}
+
 int rpc_server_run(int ready_fd)
 {
 	cap_descriptor_limit();
@@ -88,7 +130,6 @@ int rpc_server_run(int ready_fd)
 	}
 	dprintf(ready_fd, "%u %u\n", (unsigned)udp->xp_port, (unsigned)tcp->xp_port);
 	close(ready_fd);
-	svc_run();
-	fprintf(stderr, "rpc server: svc_run returned\n");
-	return 1;
+	serve_until_stopped();
+	return stop_requested ? 0 : 1;
 }

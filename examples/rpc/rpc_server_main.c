@@ -1,14 +1,13 @@
 /*
  * rpc_server_main.c — the rpc-server program: `rpc-server generic|respec` serves
  * RPCBENCH with that stack (rpc_stack.h), announcing its ports on standard output.
- * Tests and benchmarks start it (rpc_server_process.h); it dies with its parent, and
- * exits normally on SIGTERM.
+ * Tests and benchmarks start it (rpc_server_process.h); it stops with its parent,
+ * and exits normally on SIGTERM (rpc_server.c).
  */
 #include "rpc_stack.h"
 
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -16,25 +15,12 @@
 RPC_SERVER_DECLARE(generic_)
 RPC_SERVER_DECLARE(respec_)
 
-/*
- * rpc_server_stop() sends SIGTERM between calls, while the server waits in select()
- * inside svc_run(): exiting from here then interrupts no library code, and runs the
- * exit handlers, in which a server instrumented by BOLT (respec layout's training)
- * writes its profile.
- */
-static void stop_normally(int signal_number)
-{
-	(void)signal_number;
-	exit(0);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 2 || (strcmp(argv[1], "generic") != 0 && strcmp(argv[1], "respec") != 0)) {
 		fprintf(stderr, "usage: %s generic|respec\n", argv[0]);
 		return 2;
 	}
-	signal(SIGTERM, stop_normally);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() == 1)
 		return 1;

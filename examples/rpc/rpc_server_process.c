@@ -60,7 +60,11 @@ bool rpc_server_stop(struct rpc_server_process *server)
 	if (exited == 0) {
 		kill(server->pid, SIGTERM);
 		waitpid(server->pid, &status, 0);
-		return true;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			return true;
+		fprintf(stderr, "rpc server (pid %d) did not stop cleanly (status %#x)\n",
+			(int)server->pid, status);
+		return false;
 	}
 	if (exited < 0)
 		perror("rpc server: waitpid");

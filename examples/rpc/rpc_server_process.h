@@ -21,7 +21,8 @@ struct rpc_server_process {
 bool rpc_server_start(struct rpc_server_process *server, const char *program,
 		      const char *variant);
 
-/* Stops the server; false (with a message) if it had died on its own before. */
+/* Stops the server (SIGTERM); false (with a message) if it had died on its own
+ * before, or did not exit with status 0. */
 bool rpc_server_stop(struct rpc_server_process *server);
 
 #endif /* RPC_SERVER_PROCESS_H */

@@ -36,7 +36,8 @@ own optimization flags stay. Without a build command, PROGRAM is laid out as
 it is: it must have been linked with -Wl,--emit-relocs.
 
 In the training and measuring commands (run with sh -c), {binary} is the
-program variant to run (also in $RESPEC_LAYOUT_BINARY). BOLT's instrumented
+program variant to run, already quoted for the shell (put no quotes around
+it inside the command); it is also in $RESPEC_LAYOUT_BINARY. BOLT's instrumented
 program writes its profile when it exits normally: stop a server with its
 shutdown command, not SIGKILL.
 
@@ -78,7 +79,7 @@ example (Redis; examples/redis/ has the scripts):
       -- make -j2 USE_SYSTEM_JEMALLOC=yes USE_JEMALLOC=yes
 
 Exit status: 0 when a laid-out program was written, 1 when a stage failed
-(the message names its log), 2 on a bad command line.
+(the message names its log), 2 on a bad command line (options included).
 )";
 
 LayoutOptions parse(int Argc, char **Argv) {
@@ -131,10 +132,8 @@ LayoutOptions parse(int Argc, char **Argv) {
   }
   for (; I < Argc; ++I)
     O.buildCommand.push_back(Argv[I]);
-  if (O.binary.empty())
-    usageError("respec layout", "--binary is required");
-  if (O.trainCommand.empty())
-    usageError("respec layout", "--train is required");
+  if (std::string Problem = optionsProblem(O); !Problem.empty())
+    usageError("respec layout", Problem);
   return O;
 }
 
