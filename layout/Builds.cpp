@@ -1,6 +1,7 @@
 //===- Builds.cpp - The user's build, once per compile configuration -------===//
 #include "Builds.h"
 #include "Diagnostics.h"
+#include "Files.h"
 #include "Process.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -57,33 +58,17 @@ std::string treeFingerprint(const std::string &Source, const std::vector<std::st
 /// The compiler a stage's build runs, under every name builds use for one.
 void writeCompilerWrapper(const std::string &BinDir, const Toolchain &Tools,
                           const BuildStage &Stage) {
-  if (std::error_code EC = sys::fs::create_directories(BinDir))
-    throw SpecError(BinDir, "cannot create: " + EC.message());
+  createDirectory(BinDir);
   std::string Script = "#!/bin/sh\n# respec layout: the compiler of stage " + Stage.name +
                        "\nexec " + shellQuote(Tools.clang) + " \"$@\"";
   for (const std::string &Flag : Stage.flags)
     Script += " " + shellQuote(Flag);
   Script += " -Wno-unused-command-line-argument\n";
-  for (const char *Name : {"cc", "gcc", "clang", "clang-16"}) {
-    std::string Path = BinDir + "/" + Name;
-    std::error_code EC;
-    raw_fd_ostream Out(Path, EC);
-    if (EC)
-      throw SpecError(Path, "cannot write: " + EC.message());
-    Out << Script;
-    Out.close();
-    sys::fs::setPermissions(Path, sys::fs::all_read | sys::fs::all_exe | sys::fs::owner_write);
-  }
+  for (const char *Name : {"cc", "gcc", "clang", "clang-16"})
+    writeExecutable(BinDir + "/" + Name, Script);
 }
 
 } // namespace
-
-std::string absolutePath(const std::string &Path) {
-  SmallString<256> Absolute(Path);
-  sys::fs::make_absolute(Absolute);
-  sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return Absolute.str().str();
-}
 
 std::vector<std::string> relocationFlags() { return {"-fuse-ld=lld", "-Wl,--emit-relocs"}; }
 
@@ -158,9 +143,8 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   }
 
   errs() << "layout: build " << Stage.name << ": copying " << Source << "\n";
-  sys::fs::remove_directories(StageDir);
-  if (std::error_code EC = sys::fs::create_directories(Tree))
-    throw SpecError(Tree, "cannot create: " + EC.message());
+  freshDirectory(StageDir);
+  createDirectory(Tree);
   std::string Exclude;
   for (const std::string &Path : Excluded)
     if (std::string Inside = under(Path, Source); !Inside.empty())

@@ -38,9 +38,6 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
 /// --emit-relocs), saying how to link it so.
 void checkRelocations(const std::string &Binary);
 
-/// Path made absolute, without . and .. (as stamps and the work directory use it).
-std::string absolutePath(const std::string &Path);
-
 /// What a command reads besides its text, for stamps: the identity of each of
 /// its words that names a file (a build script, a library), and the compiler
 /// and make variables of respec's environment.

@@ -1,13 +1,11 @@
 //===- Cachegrind.cpp - Instruction-cache and branch figures of a variant -===//
 #include "Cachegrind.h"
 #include "Diagnostics.h"
+#include "Files.h"
 #include "Process.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 #include <map>
 
 using namespace llvm;
@@ -42,43 +40,28 @@ void addSummary(const std::string &File, CacheFigures &Figures) {
 
 } // namespace
 
-CacheFigures cachegrind(const std::string &Command, const std::string &Binary,
-                        const std::string &Directory) {
-  ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
-  if (!Valgrind)
-    throw SpecError("respec layout", "--cachegrind needs valgrind: install valgrind");
-  sys::fs::remove_directories(Directory);
-  if (std::error_code EC = sys::fs::create_directories(Directory))
-    throw SpecError(Directory, "cannot create: " + EC.message());
+CacheFigures cachegrind(const Toolchain &Tools, const std::string &Command,
+                        const std::string &Binary, const std::string &Directory) {
+  freshDirectory(Directory);
   std::string Stripped = Directory + "/program";
-  runOrThrow({{std::string(RESPEC_LLVM_BINDIR) + "/llvm-objcopy", "--strip-debug", Binary,
-               Stripped},
-              "", {}, Directory + "/strip.log"},
+  runOrThrow({{Tools.objcopy, "--strip-debug", Binary, Stripped}, "", {},
+              Directory + "/strip.log"},
              "llvm-objcopy --strip-debug");
   std::string Wrapper = Directory + "/run";
-  {
-    std::error_code EC;
-    raw_fd_ostream Out(Wrapper, EC);
-    if (EC)
-      throw SpecError(Wrapper, "cannot write: " + EC.message());
-    Out << "#!/bin/sh\nexec " << shellQuote(*Valgrind)
-        << " --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file="
-        << shellQuote(Directory + "/out.%p") << " " << shellQuote(Stripped) << " \"$@\"\n";
-  }
-  sys::fs::setPermissions(Wrapper, sys::fs::all_read | sys::fs::all_exe | sys::fs::owner_write);
+  writeExecutable(Wrapper, "#!/bin/sh\nexec " + shellQuote(Tools.valgrind) +
+                               " --tool=cachegrind --cache-sim=yes --branch-sim=yes "
+                               "--cachegrind-out-file=" +
+                               shellQuote(Directory + "/out.%p") + " " + shellQuote(Stripped) +
+                               " \"$@\"\n");
   runOrThrow({shell(withBinary(Command, Wrapper)), "", {{"RESPEC_LAYOUT_BINARY", Wrapper}},
               Directory + "/command.log"},
              "the --cachegrind command on " + Binary);
-  CacheFigures Figures;
-  unsigned Outputs = 0;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC; It.increment(EC))
-    if (StringRef(It->path()).rsplit('/').second.startswith("out.")) {
-      addSummary(It->path(), Figures);
-      ++Outputs;
-    }
-  if (Outputs == 0)
+  std::vector<std::string> Outputs = filesStartingWith(Directory, "out.");
+  if (Outputs.empty())
     throw SpecError(Binary, "the --cachegrind command never ran {binary}");
+  CacheFigures Figures;
+  for (const std::string &Output : Outputs)
+    addSummary(Output, Figures);
   return Figures;
 }
 

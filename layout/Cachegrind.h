@@ -12,6 +12,7 @@
 #ifndef RESPEC_LAYOUT_CACHEGRIND_H
 #define RESPEC_LAYOUT_CACHEGRIND_H
 
+#include "Toolchain.h"
 #include <cstdint>
 #include <string>
 
@@ -22,8 +23,8 @@ struct CacheFigures {
 };
 
 /// Runs Command (with {binary}) on Binary under cachegrind; files in Directory.
-CacheFigures cachegrind(const std::string &Command, const std::string &Binary,
-                        const std::string &Directory);
+CacheFigures cachegrind(const Toolchain &Tools, const std::string &Command,
+                        const std::string &Binary, const std::string &Directory);
 
 } // namespace respec::layout
 

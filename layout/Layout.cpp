@@ -13,6 +13,7 @@
 #include "Cachegrind.h"
 #include "Diagnostics.h"
 #include "Driver.h"
+#include "Files.h"
 #include "Measure.h"
 #include "Process.h"
 #include "Profiles.h"
@@ -43,11 +44,6 @@ struct Variant {
   Timing timing;
   std::optional<CacheFigures> cache;
 };
-
-void createDirectory(const std::string &Directory) {
-  if (std::error_code EC = sys::fs::create_directories(Directory))
-    throw SpecError(Directory, "cannot create: " + EC.message());
-}
 
 /// Profiles Base and lays it out with each function order: NAME-bolt-ORDER.
 void addBoltVariants(const LayoutOptions &O, const Toolchain &Tools, const std::string &Base,
@@ -188,7 +184,7 @@ std::string optionsProblem(const LayoutOptions &O) {
 void runLayout(const LayoutOptions &O) {
   if (std::string Problem = optionsProblem(O); !Problem.empty())
     throw SpecError("respec layout", Problem);
-  Toolchain Tools = findToolchain(O.pgo, O.sampling);
+  Toolchain Tools = findToolchain(O.pgo, O.sampling, !O.cachegrindCommand.empty());
   std::string Work = absolutePath(O.workDir);
   createDirectory(Work + "/variants");
 
@@ -228,7 +224,7 @@ void runLayout(const LayoutOptions &O) {
   if (!O.cachegrindCommand.empty())
     for (Variant &V : Variants) {
       errs() << "layout: cachegrind of " << V.name << "\n";
-      V.cache = cachegrind(O.cachegrindCommand, V.binary,
+      V.cache = cachegrind(Tools, O.cachegrindCommand, V.binary,
                            Work + "/variants/" + V.name + ".cachegrind");
     }
 

@@ -2,6 +2,7 @@
 #include "Profiles.h"
 #include "Builds.h"
 #include "Diagnostics.h"
+#include "Files.h"
 #include "Process.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,23 +14,6 @@ using namespace llvm;
 namespace respec::layout {
 
 namespace {
-
-/// The files in Directory whose names start with Prefix, sorted.
-std::vector<std::string> filesStartingWith(const std::string &Directory, StringRef Prefix) {
-  std::vector<std::string> Files;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC; It.increment(EC))
-    if (StringRef(It->path()).rsplit('/').second.startswith(Prefix))
-      Files.push_back(It->path());
-  std::sort(Files.begin(), Files.end());
-  return Files;
-}
-
-void freshDirectory(const std::string &Directory) {
-  sys::fs::remove_directories(Directory);
-  if (std::error_code EC = sys::fs::create_directories(Directory))
-    throw SpecError(Directory, "cannot create: " + EC.message());
-}
 
 /// Runs the training command against Binary, with the slot record on.
 void train(const LayoutOptions &Options, const std::string &Binary, const std::string &Directory,

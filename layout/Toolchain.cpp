@@ -25,7 +25,7 @@ std::string llvmTool(StringRef Name, StringRef Package) {
 
 } // namespace
 
-Toolchain findToolchain(bool Pgo, bool Sampling) {
+Toolchain findToolchain(bool Pgo, bool Sampling, bool Cachegrind) {
   Toolchain T;
   T.clang = clangPath();
   if (!sys::fs::can_execute(T.clang))
@@ -48,6 +48,13 @@ Toolchain findToolchain(bool Pgo, bool Sampling) {
   }
   if (Pgo)
     T.profdata = llvmTool("llvm-profdata", "llvm-16");
+  if (Cachegrind) {
+    ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
+    if (!Valgrind)
+      throw SpecError("respec layout", "--cachegrind needs valgrind: install valgrind");
+    T.valgrind = *Valgrind;
+    T.objcopy = llvmTool("llvm-objcopy", "llvm-16");
+  }
   return T;
 }
 

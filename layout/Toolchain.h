@@ -14,12 +14,14 @@ struct Toolchain {
   std::string mergeFdata;
   std::string perf2bolt;
   std::string profdata;
-  std::string perf; ///< only with --sampling
+  std::string perf;     ///< only with --sampling
+  std::string valgrind; ///< only with --cachegrind
+  std::string objcopy;  ///< only with --cachegrind
 };
 
 /// Finds the tools the options need, or throws SpecError naming the Debian
 /// package that provides a missing one.
-Toolchain findToolchain(bool Pgo, bool Sampling);
+Toolchain findToolchain(bool Pgo, bool Sampling, bool Cachegrind);
 
 } // namespace respec::layout
 
