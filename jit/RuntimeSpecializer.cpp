@@ -27,6 +27,7 @@
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "FunctionInfo.h"
+#include "HostSymbols.h"
 #include "ReusedPipelineCompiler.h"
 #include "SmallSwitchLowering.h"
 #include "Specializer.h"
@@ -66,6 +67,16 @@ void *fail(const std::string &Message) {
 struct CompiledCode {
   void *address = nullptr;
   orc::ResourceTrackerSP tracker;
+  /// The program's memory the spec declared static, as it was when the code
+  /// was made (HostMemory.cpp): the code fits while it still is.
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> staticMemory;
+
+  bool fitsProgramState() const {
+    return llvm::all_of(staticMemory, [](const auto &Range) {
+      return memcmp(reinterpret_cast<const void *>(Range.first), Range.second.data(),
+                    Range.second.size()) == 0;
+    });
+  }
 };
 
 struct AsyncRequest {
@@ -97,10 +108,13 @@ struct respec_jit {
   orc::ThreadSafeContext context{std::make_unique<LLVMContext>()};
   std::unique_ptr<Module> generic;
   std::unique_ptr<ModuleInfo> info;
+  std::unique_ptr<HostSymbols> host; ///< the generic code's symbols in this program
   std::unique_ptr<orc::LLJIT> jit;
   std::unique_ptr<PassPipeline> cleanup; ///< CleanupPipeline, built once
   std::mutex lock; ///< serializes everything below and all use of `context`
-  std::map<std::string, CompiledCode> cache; ///< by cacheKey()
+  /// By cacheKey(); one key may have code for several states of the
+  /// program's static memory (CompiledCode::staticMemory).
+  std::multimap<std::string, CompiledCode> cache;
   respec_jit_stats stats{};
   unsigned compiled = 0;
 
@@ -145,13 +159,16 @@ static GlobalValue *declareInModule(Module &M, const GlobalValue &Symbol) {
 
 std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::string &Name) {
   std::set<const GlobalValue *> Reached = globalsReachedFrom({&Residual});
-  // Mutable state stays the program's own; file-static state it cannot bind to.
+  // Mutable state stays the program's own: a file-static variable is bound
+  // to its address in the program (HostSymbols.h), if the program has one.
   for (const GlobalValue *GV : Reached)
-    if (auto *G = dyn_cast<GlobalVariable>(GV); G && !G->isConstant() && G->hasLocalLinkage())
+    if (auto *G = dyn_cast<GlobalVariable>(GV);
+        G && !G->isConstant() && G->hasLocalLinkage() && !host->addressOf(*G))
       throw SpecError("", "the specialized code uses the file-static variable '" +
                               G->getName().str() +
-                              "', which run-time specialization cannot share with the "
-                              "program; make it external or pass it as an argument");
+                              "', which the program's symbol table does not show (stripped, "
+                              "or defined in several files of that name); make it external "
+                              "or pass it as an argument");
 
   auto M = std::make_unique<Module>(Name, generic->getContext());
   M->setDataLayout(generic->getDataLayout());
@@ -190,6 +207,9 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
       Copy->setLinkage(GlobalValue::InternalLinkage);
       Initializers.emplace_back(G, Copy);
       Map[G] = Copy;
+    } else if (auto Address = G && G->hasLocalLinkage() ? host->addressOf(*G) : std::nullopt) {
+      Map[&GV] = ConstantExpr::getIntToPtr(
+          ConstantInt::get(Type::getInt64Ty(M->getContext()), *Address), G->getType());
     } else {
       Map[&GV] = declareInModule(*M, GV);
     }
@@ -231,6 +251,7 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
   // The specialized code runs in this process: stable and pure functions the
   // spec declares (ExternalFacts.h) may be called here, now.
   Options.hostSymbol = [](StringRef Name) { return dlsym(RTLD_DEFAULT, Name.str().c_str()); };
+  Options.host = host.get();
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
   std::string Name = "respec.jit." + std::to_string(compiled++);
   std::unique_ptr<Module> M;
@@ -261,17 +282,19 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     throw SpecError("", "ORC cannot compile the specialized code: " +
                             toString(Address.takeError()));
   }
-  return {Address->toPtr<void *>(), std::move(Tracker)};
+  return {Address->toPtr<void *>(), std::move(Tracker), std::move(Result.hostStaticMemory)};
 }
 
 void *respec_jit::specialize(const std::string &Function, const respec_arg *Args, unsigned N) {
   std::lock_guard<std::mutex> Guard(lock);
   auto Start = std::chrono::steady_clock::now();
   std::string Key = cacheKey(Function, Args, N);
-  if (auto It = cache.find(Key); It != cache.end()) {
-    ++stats.cache_hits;
-    return It->second.address;
-  }
+  auto [First, Last] = cache.equal_range(Key);
+  for (auto It = First; It != Last; ++It)
+    if (It->second.fitsProgramState()) {
+      ++stats.cache_hits;
+      return It->second.address;
+    }
   llvm::Function *Spec = generic->getFunction(Function);
   if (!Spec || Spec->isDeclaration())
     return fail("respec_jit_specialize: no function '" + Function + "' in the embedded code");
@@ -410,6 +433,7 @@ respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
   }
   J->jit->getMainJITDylib().addGenerator(std::move(*Process));
   J->generic->setDataLayout(J->jit->getDataLayout());
+  J->host = std::make_unique<HostSymbols>(*J->generic);
   return J.release();
 }
 

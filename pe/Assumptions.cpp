@@ -81,6 +81,8 @@ static uint64_t maskOfWidth(unsigned Bits) {
 }
 
 bool Specializer::isStableRoot(const Value *V) const {
+  if (V == hostRoot()) // the running program's memory (HostMemory.cpp)
+    return true;
   if (auto *A = dyn_cast<Argument>(V))
     return A->getParent() == residual;
   if (auto *F = dyn_cast<Function>(V)) { // the memory behind a RESPEC_STABLE_TABLE function
@@ -99,7 +101,7 @@ std::optional<Specializer::FactPlace> Specializer::factPlace(Value *GenericPoint
   AbstractValue A = valueOf(GenericPointer);
   if (A.kind == AbstractValue::ObjectPointer)
     return FactPlace{A.object, nullptr, A.offset};
-  if (auto Root = rootOf(A); Root && isStableRoot(Root->first))
+  if (auto Root = memoryRoot(A); Root && isStableRoot(Root->first))
     return FactPlace{std::nullopt, Root->first, Root->second};
   // A pointer read from memory behind a known pointer: pin it as a symbolic
   // root named by the generic load that reads it.

@@ -97,7 +97,7 @@ const Cell *Specializer::trackedCell(const AbstractValue &Addr, uint64_t Size, i
     auto It = state.memory.objects.find(Addr.object);
     Obj = It != state.memory.objects.end() ? &It->second : nullptr;
     Off = Addr.offset;
-  } else if (auto Root = rootOf(Addr)) {
+  } else if (auto Root = memoryRoot(Addr)) {
     auto It = state.memory.dynamicBases.find(Root->first);
     Obj = It != state.memory.dynamicBases.end() ? &It->second : nullptr;
     Off = Root->second;
@@ -126,6 +126,9 @@ void Specializer::evaluateLoad(LoadInst &I) {
       noteStableMemoryRead(Addr.object, I);
       return Evaluated(Loaded);
     }
+  if (!I.isVolatile() && I.isUnordered())
+    if (std::optional<AbstractValue> Loaded = loadHostStatic(Addr, I.getType()))
+      return Evaluated(*Loaded);
   int64_t Start = 0, Off = 0;
   const Cell *Tracked = trackedCell(Addr, Size, Start, Off);
   if (Tracked && !I.isVolatile() && I.isUnordered())
@@ -162,7 +165,7 @@ void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
     return Mem.writeSomewhereIn(Addr.object, AccessType);
   case AbstractValue::Constant:
   case AbstractValue::Dynamic:
-    if (auto Root = rootOf(Addr))
+    if (auto Root = memoryRoot(Addr))
       return Mem.writeBehindRoot(Root->first, Root->second, Size, Written, AccessType);
     if (Written)
       Mem.escapeValue(Written->value);
@@ -204,11 +207,15 @@ void Specializer::evaluateStaticMemory(CallBase &I) {
   AbstractValue Size = valueOf(I.getArgOperand(1));
   auto *Bytes = Size.kind == AbstractValue::Constant ? dyn_cast<ConstantInt>(Size.constant)
                                                       : nullptr;
+  if (Bytes && declareHostStatic(Ptr, Bytes->getZExtValue()))
+    return;
   if (Ptr.kind != AbstractValue::ObjectPointer || !objects.get(Ptr.object).global || !Bytes ||
       !objects.get(Ptr.object).contents)
     throw SpecError(I.getDebugLoc(),
-                    "respec_static_memory() needs the address of a global with a known "
-                    "initializer and a constant size");
+                    options.host ? "respec_static_memory() needs an address in the program "
+                                   "(or a global's) and a constant size"
+                                 : "respec_static_memory() needs the address of a global with "
+                                   "a known initializer and a constant size");
   ObjectTable::Object &Obj = objects.get(Ptr.object);
   if (Ptr.offset < 0 || uint64_t(Ptr.offset) + Bytes->getZExtValue() > Obj.size)
     throw SpecError(I.getDebugLoc(), "respec_static_memory(): range exceeds the object '" +
@@ -290,6 +297,10 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
         std::vector<uint8_t> Data(Bytes, uint8_t(Byte->getZExtValue()));
         OS.cells[Dest.offset] = {Bytes, AbstractValue::of(ConstantDataArray::get(ctx, Data))};
       }
+    return;
+  }
+  if (std::optional<Cell> Static = hostStaticCell(Src, Bytes)) {
+    OS.cells[Dest.offset] = *Static;
     return;
   }
   if (Src.kind != AbstractValue::ObjectPointer || !Bytes)

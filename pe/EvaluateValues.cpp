@@ -24,6 +24,8 @@ namespace detail {
 
 AbstractValue Specializer::fromConstant(Constant *C) {
   if (C->getType()->isPointerTy()) {
+    if (std::optional<AbstractValue> Host = hostConstant(C))
+      return *Host;
     APInt Offset(layout.getIndexTypeSizeInBits(C->getType()), 0);
     const Value *Base = C->stripAndAccumulateConstantOffsets(layout, Offset, true);
     if (auto *G = dyn_cast<GlobalVariable>(Base))

@@ -366,6 +366,8 @@ std::vector<StaticMemoryRange> ObjectTable::staticMemory() const {
   for (const Object &O : objects)
     for (auto [Off, Size] : O.staticRanges)
       Ranges.push_back({O.global, Off, Size});
+  for (const HostRange &R : hostRanges)
+    Ranges.push_back({nullptr, int64_t(R.address), R.bytes.size()});
   llvm::sort(Ranges);
   return Ranges;
 }
@@ -382,8 +384,21 @@ bool ObjectTable::isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const {
   return false;
 }
 
+void ObjectTable::addHostStatic(uint64_t Address, uint64_t Size) {
+  const auto *Bytes = reinterpret_cast<const uint8_t *>(Address);
+  hostRanges.push_back({Address, std::vector<uint8_t>(Bytes, Bytes + Size)});
+}
+
+const ObjectTable::HostRange *ObjectTable::hostStatic(uint64_t Address, uint64_t Size) const {
+  for (const HostRange &R : hostRanges)
+    if (Address >= R.address && Address + Size <= R.address + R.bytes.size())
+      return &R;
+  return nullptr;
+}
+
 void ObjectTable::clear() {
   objects.clear();
+  hostRanges.clear();
   globals.clear();
   stackSlots.clear();
 }

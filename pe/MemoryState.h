@@ -220,10 +220,22 @@ public:
   bool isStaticRange(ObjectId Id, int64_t Off, uint64_t Size) const;
   /// Every respec_static_memory() range declared so far.
   std::vector<StaticMemoryRange> staticMemory() const;
+
+  /// Run-time specialization: bytes of the running program declared static,
+  /// read now (HostMemory.cpp). Loads from them fold from this copy.
+  struct HostRange {
+    uint64_t address = 0;
+    std::vector<uint8_t> bytes;
+  };
+  void addHostStatic(uint64_t Address, uint64_t Size);
+  /// The declared range holding [Address, Address+Size), if one does.
+  const HostRange *hostStatic(uint64_t Address, uint64_t Size) const;
+  const std::vector<HostRange> &hostStaticRanges() const { return hostRanges; }
   void clear();
 
 private:
   std::vector<Object> objects;
+  std::vector<HostRange> hostRanges;
   std::map<const llvm::GlobalVariable *, ObjectId> globals;
   std::map<std::tuple<const llvm::Instruction *, unsigned, unsigned>, ObjectId> stackSlots;
 };

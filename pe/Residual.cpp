@@ -90,6 +90,7 @@ void Specializer::mergeStraightLineBlocks() {
 SpecializationResult Specializer::collectResult() {
   SpecializationResult R;
   R.residual = residual;
+  collectHostStatic(R);
   std::set<const Function *> Reached;
   for (auto &[Key, SB] : blocks) {
     if (!SB->residual)

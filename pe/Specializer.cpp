@@ -157,8 +157,11 @@ void Specializer::reset() {
 void Specializer::attempt() {
   reset();
   for (const StaticMemoryRange &Range : staticMemory)
-    objects.get(objects.forGlobal(Range.global, layout))
-        .staticRanges.push_back({Range.offset, Range.size});
+    if (Range.global)
+      objects.get(objects.forGlobal(Range.global, layout))
+          .staticRanges.push_back({Range.offset, Range.size});
+    else
+      objects.addHostStatic(uint64_t(Range.offset), Range.size);
   unsigned Root = internContext({});
   State Initial;
   FrameState Frame;
@@ -378,6 +381,9 @@ SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
     Result.notes.insert(Result.notes.end(), Variant.notes.begin(), Variant.notes.end());
     Result.assumptions.insert(Result.assumptions.end(), Variant.assumptions.begin(),
                               Variant.assumptions.end());
+    Result.hostStaticMemory.insert(Result.hostStaticMemory.end(),
+                                   Variant.hostStaticMemory.begin(),
+                                   Variant.hostStaticMemory.end());
   }
   return Result;
 }

@@ -11,6 +11,7 @@
 #define RESPEC_PE_SPECIALIZER_H
 
 #include "FunctionInfo.h"
+#include "HostProgram.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -54,6 +55,11 @@ struct SpecializeOptions {
   /// is the one the specialized code runs in (null if there is none). Set, it
   /// lets respec call stable and pure functions in-process (ExternalFacts.h).
   std::function<void *(llvm::StringRef Name)> hostSymbol;
+  /// Run-time specialization: the program the specialized code runs in. Set,
+  /// static pointers are addresses in it, its mutable variables are shared
+  /// with the specialized code, and memory the spec declares static is read
+  /// live (HostMemory.cpp).
+  const HostProgram *host = nullptr;
 };
 
 /// What the specialization achieved (the statistics `respec explain` prints).
@@ -141,6 +147,10 @@ struct SpecializationResult {
   std::vector<Note> notes;            ///< budget hits, constructs kept residual
   std::vector<Assumption> assumptions; ///< in source order
   std::vector<ExternalFactReport> externalFacts; ///< every declared fact, in declaration order
+  /// Run-time specialization: the program's memory the code was specialized
+  /// on (declared static by the spec), as it was then. The code is valid only
+  /// while those bytes hold these contents.
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> hostStaticMemory;
 };
 
 /// How one parameter of the spec function is bound. At build time all are
@@ -158,7 +168,8 @@ struct ArgumentBinding {
   }
 };
 
-/// Bytes of a global that respec_static_memory() declared fixed.
+/// Bytes of a global that respec_static_memory() declared fixed; with no
+/// global, bytes of the running program at the address `offset`.
 struct StaticMemoryRange {
   llvm::GlobalVariable *global = nullptr;
   int64_t offset = 0;

@@ -364,6 +364,28 @@ private:
   void evaluateMemoryIntrinsic(IntrinsicInst &I);
   void evaluateAssume(CallBase &I);
   void evaluateStaticMemory(CallBase &I);
+  // The running program's memory (HostMemory.cpp).
+  /// A's address in the program, when it is a constant pointer there.
+  std::optional<uint64_t> hostAddress(const AbstractValue &A) const;
+  /// The root whose offsets are the program's addresses: a null pointer.
+  Value *hostRoot() const;
+  /// rootOf, and for an address in the program the host root.
+  std::optional<std::pair<Value *, int64_t>> memoryRoot(const AbstractValue &Addr);
+  /// What the program holds at Address: a function or constant variable of
+  /// the generic code, or else just the address.
+  AbstractValue fromHostAddress(uint64_t Address);
+  /// C as the program's: a mutable variable's address, or the symbol at an
+  /// address; none at build time or for other constants.
+  std::optional<AbstractValue> hostConstant(Constant *C);
+  /// A load of Ty from the program's memory declared static.
+  std::optional<AbstractValue> loadHostStatic(const AbstractValue &Addr, Type *Ty);
+  /// Size bytes at Src, when they are the program's memory declared static.
+  std::optional<Cell> hostStaticCell(const AbstractValue &Src, uint64_t Size);
+  /// respec_static_memory() at an address of the program; false if Ptr is not one.
+  bool declareHostStatic(const AbstractValue &Ptr, uint64_t Size);
+  GlobalVariable *variableNamed(StringRef Spelled, const CallBase &I);
+  void evaluateStaticVariable(CallBase &I);
+  void collectHostStatic(SpecializationResult &Result) const;
   /// A call kept in the residual code; Target, when given, is called instead
   /// of the callee (a specialized variant of it).
   void residualCall(CallBase &I, const std::vector<AbstractValue> &Args, Value *Callee,

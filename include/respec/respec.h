@@ -34,9 +34,11 @@
 /* Seen by the partial evaluator as calls; never linked. */
 void __respec_assume(_Bool holds);
 void __respec_static_memory(const volatile void *ptr, size_t nbytes);
+void __respec_static_variable(const char *name);
 
 #define respec_assume(cond) __respec_assume(!!(cond))
 #define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
+#define respec_static_variable(name) __respec_static_variable(name)
 
 /* A declared fact about an external function: a constant the partial evaluator
  * reads (with the file:line clang records for the annotation). */
@@ -82,6 +84,7 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 	((cond) ? (void)0 : respec_assume_failed_(#cond, __FILE__, __LINE__))
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
+#define respec_static_variable(name) ((void)(name))
 
 #include <string.h>
 
@@ -142,6 +145,16 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
  *   Declares that the nbytes at ptr hold their known contents (a global's
  *   initializer at build time, live process memory at run time) and do not change
  *   while specialized code runs: loads from there are evaluated away.
+ *   At run time (respec/jit.h) ptr may be any address in the program, such as
+ *   a field of a handle the spec was given as a static value; the bytes are
+ *   read once, when the code is specialized.
+ *
+ * respec_static_variable("file.c:name")
+ *   respec_static_memory() over the whole of a variable of the generic code,
+ *   named by a string: the way to reach a file-static variable of code the
+ *   spec cannot otherwise name (`"name"` alone when only one variable has
+ *   it). At build time the variable holds its initializer; at run time, its
+ *   contents in the program when the code is specialized.
  */
 
 /*

@@ -44,7 +44,8 @@ RESPEC_SPECIALIZE int32_t weigh(int32_t x, int32_t which, int32_t step)
 	return jit_operations[which & 1](x) * jit_weights[(unsigned)x % 4] + abs(x);
 }
 
-/* Run-time specialization cannot bind file-static mutable state. */
+/* File-static mutable state: specialized code shares the program's own
+ * (found through its symbol table). */
 static int32_t jit_hidden_total;
 
 RESPEC_SPECIALIZE int32_t accumulate(int32_t x, int32_t scale)

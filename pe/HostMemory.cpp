@@ -1,0 +1,223 @@
+//===- HostMemory.cpp - Specializing on the running program's own memory ----===//
+//
+// Run-time specialization (respec/jit.h) specializes code for the process it
+// runs in, on state that process holds now: a client handle, the operations
+// table it points to, the buffers behind it. With SpecializeOptions::host set
+// (HostProgram.h), the abstract state speaks of that process:
+//
+// Addresses. A static pointer into the program is a constant address (an
+//   inttoptr), so address arithmetic and comparisons fold like any constant.
+//   The generic code's mutable variables are the program's own: a reference
+//   to one becomes its address in the program, so the residual code shares
+//   it, file-static or not. Conversely an address at which the program holds
+//   a function of the generic code becomes that function (a call through it
+//   unfolds), and one inside a constant variable becomes that variable
+//   (loads fold from its initializer, which is its contents).
+//
+// Cells. The program's memory is one escaped region behind the *host root*, a
+//   null pointer: an address is its offset from it. A store through a constant
+//   address records a cell there, as behind any dynamic root (MemoryState.h),
+//   and a later load from that address forwards the value — until a write the
+//   specializer cannot place (through a dynamic pointer, by code it cannot
+//   see, into an escaped object) forgets it. The specialized code thereby only
+//   forwards what it stored itself; other threads writing the same bytes
+//   meanwhile would be a data race in the generic program too.
+//
+// Static memory. respec_static_memory(p, n) at an address declares those bytes
+//   fixed while the specialized code runs: they are copied now, once, and
+//   loads from them fold from the copy. respec_static_variable("file.c:name")
+//   does the same for a variable of the generic code by its name (a
+//   file-static one cannot be named otherwise from a spec). The copies go
+//   back to the caller (SpecializationResult::hostStaticMemory), who must not
+//   run the code once the program's bytes differ from them: respec_jit checks
+//   them before it hands out cached code.
+//
+// Without SpecializeOptions::host (build time) none of this applies: constant
+// addresses are opaque, and respec_static_variable() declares the variable's
+// initializer, like respec_static_memory() on its address.
+//
+//===----------------------------------------------------------------------===//
+#include "SpecializerInternals.h"
+#include "Diagnostics.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/ValueTracking.h"
+
+using namespace llvm;
+
+namespace respec {
+namespace detail {
+
+/// Addresses below this are not the program's memory (the null page).
+static constexpr uint64_t LowestHostAddress = 4096;
+
+std::optional<uint64_t> Specializer::hostAddress(const AbstractValue &A) const {
+  if (!options.host || A.kind != AbstractValue::Constant || !A.constant->getType()->isPointerTy())
+    return std::nullopt;
+  auto *Address = dyn_cast_or_null<ConstantInt>(ConstantFoldConstant(
+      ConstantExpr::getPtrToInt(A.constant, Type::getInt64Ty(ctx)), layout));
+  if (!Address || Address->getZExtValue() < LowestHostAddress)
+    return std::nullopt;
+  return Address->getZExtValue();
+}
+
+Value *Specializer::hostRoot() const {
+  return ConstantPointerNull::get(PointerType::getUnqual(ctx));
+}
+
+std::optional<std::pair<Value *, int64_t>> Specializer::memoryRoot(const AbstractValue &Addr) {
+  if (auto Root = rootOf(Addr))
+    return Root;
+  if (auto Address = hostAddress(Addr))
+    return std::make_pair(hostRoot(), int64_t(*Address));
+  return std::nullopt;
+}
+
+AbstractValue Specializer::fromHostAddress(uint64_t Address) {
+  uint64_t Offset = 0;
+  if (GlobalValue *Symbol = options.host->symbolAt(Address, Offset)) {
+    if (auto *F = dyn_cast<Function>(Symbol); F && Offset == 0)
+      return AbstractValue::of(F);
+    if (auto *G = dyn_cast<GlobalVariable>(Symbol); G && G->isConstant() && !G->isThreadLocal())
+      return AbstractValue::pointer(objects.forGlobal(G, layout), int64_t(Offset));
+  }
+  return AbstractValue::of(ConstantExpr::getIntToPtr(
+      ConstantInt::get(Type::getInt64Ty(ctx), Address), PointerType::getUnqual(ctx)));
+}
+
+std::optional<AbstractValue> Specializer::hostConstant(Constant *C) {
+  if (!options.host)
+    return std::nullopt;
+  APInt Offset(layout.getIndexTypeSizeInBits(C->getType()), 0);
+  const Value *Base = C->stripAndAccumulateConstantOffsets(layout, Offset, true);
+  if (auto *G = dyn_cast<GlobalVariable>(Base)) {
+    if (G->isConstant() || G->isThreadLocal())
+      return std::nullopt;
+    if (std::optional<uint64_t> Address = options.host->addressOf(*G))
+      return AbstractValue::of(ConstantExpr::getIntToPtr(
+          ConstantInt::get(Type::getInt64Ty(ctx), *Address + Offset.getSExtValue()),
+          C->getType()));
+    return std::nullopt;
+  }
+  if (isa<GlobalValue>(Base))
+    return std::nullopt;
+  if (std::optional<uint64_t> Address = hostAddress(AbstractValue::of(C)))
+    return fromHostAddress(*Address);
+  return std::nullopt;
+}
+
+std::optional<AbstractValue> Specializer::loadHostStatic(const AbstractValue &Addr, Type *Ty) {
+  std::optional<uint64_t> Address = hostAddress(Addr);
+  if (!Address || !Ty->isSized())
+    return std::nullopt;
+  uint64_t Size = storeSize(Ty);
+  const ObjectTable::HostRange *Range = objects.hostStatic(*Address, Size);
+  if (!Range)
+    return std::nullopt;
+  ArrayRef<uint8_t> Bytes(Range->bytes.data() + (*Address - Range->address), Size);
+  AbstractValue Loaded;
+  if (Ty->isPointerTy()) {
+    uint64_t Pointer = 0;
+    memcpy(&Pointer, Bytes.data(), std::min<uint64_t>(Size, sizeof Pointer));
+    Loaded = Pointer ? fromHostAddress(Pointer)
+                     : AbstractValue::of(ConstantPointerNull::get(cast<PointerType>(Ty)));
+  } else {
+    Constant *Image = ConstantDataArray::get(ctx, Bytes);
+    Constant *C = ConstantFoldLoadFromConst(Image, Ty, APInt(64, 0), layout);
+    if (!C)
+      return std::nullopt;
+    Loaded = fromConstant(C);
+  }
+  Loaded.programData = true;
+  return Loaded;
+}
+
+std::optional<Cell> Specializer::hostStaticCell(const AbstractValue &Src, uint64_t Size) {
+  std::optional<uint64_t> Address = hostAddress(Src);
+  const ObjectTable::HostRange *Range = Address ? objects.hostStatic(*Address, Size) : nullptr;
+  if (!Range || !Size)
+    return std::nullopt;
+  ArrayRef<uint8_t> Bytes(Range->bytes.data() + (*Address - Range->address), Size);
+  AbstractValue Copied = AbstractValue::of(ConstantDataArray::get(ctx, Bytes));
+  Copied.programData = true;
+  return Cell{Size, Copied};
+}
+
+bool Specializer::declareHostStatic(const AbstractValue &Ptr, uint64_t Size) {
+  std::optional<uint64_t> Address = hostAddress(Ptr);
+  if (!Address)
+    return false;
+  objects.addHostStatic(*Address, Size);
+  return true;
+}
+
+/// The string a constant pointer argument points to, if it is a C string.
+static std::optional<StringRef> constantString(Value *V) {
+  StringRef S;
+  if (!getConstantStringInfo(V, S))
+    return std::nullopt;
+  return S;
+}
+
+GlobalVariable *Specializer::variableNamed(StringRef Spelled, const CallBase &I) {
+  auto [File, Name] = Spelled.rsplit(':');
+  if (Name.empty())
+    std::swap(File, Name);
+  auto FileMatches = [&](StringRef Origin) {
+    return File.empty() || Origin == File || Origin.endswith(("/" + File).str());
+  };
+  std::vector<GlobalVariable *> Found;
+  for (GlobalVariable &G : module.globals()) {
+    if (G.isDeclaration())
+      continue;
+    if (MDNode *Origin = G.getMetadata("respec.origin")) {
+      if (cast<MDString>(Origin->getOperand(1))->getString() == Name &&
+          FileMatches(cast<MDString>(Origin->getOperand(0))->getString()))
+        Found.push_back(&G);
+    } else if (!G.hasLocalLinkage() && G.getName() == Name && File.empty()) {
+      Found.push_back(&G);
+    }
+  }
+  if (Found.size() == 1)
+    return Found.front();
+  throw SpecError(I.getDebugLoc(),
+                  Found.empty()
+                      ? "respec_static_variable(\"" + Spelled.str() +
+                            "\"): the generic code has no such variable (a constant needs "
+                            "no declaration; a file-static one is named \"file.c:name\")"
+                      : "respec_static_variable(\"" + Spelled.str() + "\"): " +
+                            std::to_string(Found.size()) +
+                            " variables have that name; say whose file (\"file.c:" +
+                            Name.str() + "\")");
+}
+
+void Specializer::evaluateStaticVariable(CallBase &I) {
+  recordBindingTime(I, false);
+  std::optional<StringRef> Spelled = constantString(I.getArgOperand(0));
+  if (!Spelled)
+    throw SpecError(I.getDebugLoc(), "respec_static_variable() needs a string literal");
+  GlobalVariable *G = variableNamed(*Spelled, I);
+  uint64_t Size = layout.getTypeAllocSize(G->getValueType());
+  if (options.host) {
+    std::optional<uint64_t> Address = options.host->addressOf(*G);
+    if (!Address)
+      throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled->str() +
+                                           "\"): the program holds no such variable (its "
+                                           "symbol table is stripped, or it was optimized "
+                                           "away)");
+    objects.addHostStatic(*Address, Size);
+    return;
+  }
+  ObjectTable::Object &Obj = objects.get(objects.forGlobal(G, layout));
+  if (!Obj.contents)
+    throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled->str() +
+                                         "\"): the variable has no known initializer");
+  Obj.staticRanges.push_back({0, Size});
+}
+
+void Specializer::collectHostStatic(SpecializationResult &Result) const {
+  for (const ObjectTable::HostRange &R : objects.hostStaticRanges())
+    Result.hostStaticMemory.emplace_back(R.address, R.bytes);
+}
+
+} // namespace detail
+} // namespace respec

@@ -1,0 +1,68 @@
+/*
+ * jit_host_lib.c — the generic "library" of jit_host_test.c (see jit_host_lib.h).
+ * Everything the specialization needs is private to this file: the operations
+ * tables and their functions, the bias, the count of writes.
+ */
+#include "jit_host_lib.h"
+
+#include <string.h>
+
+static int32_t stream_bias = 1000;
+static unsigned stream_write_count;
+
+static int plain_put(struct stream *s, int32_t value)
+{
+	if ((s->room -= 4) < 0)
+		return 0;
+	value += stream_bias;
+	memcpy(s->next, &value, sizeof value);
+	s->next += 4;
+	return 1;
+}
+
+static int scaled_put(struct stream *s, int32_t value)
+{
+	return plain_put(s, value * s->scale);
+}
+
+static int buffer_position(const struct stream *s)
+{
+	return (int)(s->next - s->base);
+}
+
+static struct stream_ops plain_ops = {plain_put, buffer_position};
+static struct stream_ops scaled_ops = {scaled_put, buffer_position};
+
+void stream_open(struct stream *s, char *buffer, int size, int scaled)
+{
+	s->base = s->next = buffer;
+	s->size = s->room = size;
+	s->scale = 3;
+	stream_set_scaled(s, scaled);
+}
+
+void stream_set_scaled(struct stream *s, int scaled)
+{
+	s->ops = scaled ? &scaled_ops : &plain_ops;
+}
+
+void stream_set_bias(int32_t bias)
+{
+	stream_bias = bias;
+}
+
+unsigned stream_writes(void)
+{
+	return stream_write_count;
+}
+
+int stream_write(struct stream *s, const int32_t *values, int n)
+{
+	stream_write_count++;
+	s->next = s->base;
+	s->room = s->size;
+	for (int i = 0; i < n; i++)
+		if (!s->ops->put(s, values[i]))
+			return -1;
+	return s->ops->position(s);
+}

@@ -1,0 +1,40 @@
+/*
+ * jit_host_lib.h — a small "library" in the style of the system code run-time
+ * specialization meets: a stream whose operations go through a file-static
+ * table of file-static functions, whose mode and buffer rarely change while its
+ * position changes on every call, and which reads file-static configuration.
+ * jit_host_test.c specializes its callers on one stream's state.
+ */
+#ifndef RESPEC_TEST_JIT_HOST_LIB_H
+#define RESPEC_TEST_JIT_HOST_LIB_H
+
+#include <stdint.h>
+
+struct stream;
+struct stream_ops {
+	int (*put)(struct stream *s, int32_t value);
+	int (*position)(const struct stream *s);
+};
+
+struct stream {
+	struct stream_ops *ops; /* a table of the library's, file-static */
+	int scale;              /* put multiplies by it */
+	char *base;             /* the buffer */
+	int size;
+	char *next;             /* where the next value goes */
+	int room;               /* bytes left after next */
+};
+
+void stream_open(struct stream *s, char *buffer, int size, int scaled);
+/* Writes the n values from the buffer's start; the position, or -1 when they
+ * do not fit (the values that fit are written). */
+int stream_write(struct stream *s, const int32_t *values, int n);
+/* Changes what the stream does: quasi-invariants of a specialization. */
+void stream_set_scaled(struct stream *s, int scaled);
+void stream_set_bias(int32_t bias);
+unsigned stream_writes(void);
+
+/* jit_host_other.c: another file with a file-static of the same name. */
+int32_t other_bias(void);
+
+#endif

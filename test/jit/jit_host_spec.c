@@ -1,0 +1,34 @@
+/*
+ * jit_host_spec.c — the run-time spec of jit_host_test.c: a stream's writes,
+ * specialized on the stream itself. The stream is a static value (its address);
+ * what the specialization may take as fixed is declared: its operations table
+ * and the table's contents, its scale, buffer and size, and the library's bias.
+ * The position and room change on every write and stay undeclared: the
+ * specialized code tracks what it stores there itself.
+ */
+#include "jit_host_lib.h"
+
+#include <respec/respec.h>
+
+RESPEC_SPECIALIZE int write_known(struct stream *s, const int32_t *values, int n)
+{
+	respec_static_memory(&s->ops, sizeof s->ops);
+	respec_static_memory(s->ops, sizeof *s->ops);
+	respec_static_memory(&s->scale, sizeof s->scale);
+	respec_static_memory(&s->base, sizeof s->base + sizeof s->size);
+	respec_static_variable("jit_host_lib.c:stream_bias");
+	return stream_write(s, values, n);
+}
+
+/* The name alone is ambiguous: two files have a file-static `stream_bias`. */
+RESPEC_SPECIALIZE int write_ambiguous(struct stream *s, const int32_t *values, int n)
+{
+	respec_static_variable("stream_bias");
+	return stream_write(s, values, n);
+}
+
+RESPEC_SPECIALIZE int write_unknown(struct stream *s, const int32_t *values, int n)
+{
+	respec_static_variable("jit_host_lib.c:no_such_variable");
+	return stream_write(s, values, n);
+}

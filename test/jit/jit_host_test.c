@@ -1,0 +1,173 @@
+/*
+ * jit_host_test.c — run-time specialization on the program's own memory
+ * (pe/HostMemory.cpp): a stream of the library in jit_host_lib.c is specialized
+ * on its current state, reached only through the stream's address — its
+ * operations table (file-static, as are the functions in it), its scale and
+ * buffer, and the library's file-static bias named with
+ * respec_static_variable(). Checked: the specialized writes produce what the
+ * generic ones produce, byte for byte in the buffer and in the stream's
+ * position and room, when everything fits and when it does not; the library's
+ * file-static write count is shared; a state the code was not specialized on
+ * is never served from the cache, while the code made for the old state still
+ * computes with the old state (it was folded, not re-read); the old state again
+ * finds the old code; a variable name that two files use, or none, is refused.
+ */
+#include "jit_host_lib.h"
+
+#include <respec/jit.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+RESPEC_DECLARE_BITCODE(jit_host_test);
+
+typedef int (*write_fn)(struct stream *, const int32_t *, int);
+
+enum { VALUES = 8, BUFFER = 64 };
+
+struct outcome {
+	int result;
+	long position;
+	int room;
+	char buffer[BUFFER];
+};
+
+static struct outcome run(write_fn write, struct stream *s, const int32_t *values, int n)
+{
+	struct outcome o;
+	memset(s->base, 0x5a, (size_t)s->size);
+	o.result = write(s, values, n);
+	o.position = (long)(s->next - s->base);
+	o.room = s->room;
+	memset(o.buffer, 0, sizeof o.buffer);
+	memcpy(o.buffer, s->base, (size_t)s->size);
+	return o;
+}
+
+static int same(const struct outcome *a, const struct outcome *b)
+{
+	return a->result == b->result && a->position == b->position && a->room == b->room &&
+	       memcmp(a->buffer, b->buffer, sizeof a->buffer) == 0;
+}
+
+/* The specialized write against the generic one on random values. */
+static void compare(write_fn specialized, struct stream *s, int n, unsigned seed,
+		    const char *what)
+{
+	int32_t values[32];
+	srand(seed);
+	for (int round = 0; round < 2000; round++) {
+		for (int i = 0; i < n; i++)
+			values[i] = rand() - RAND_MAX / 2;
+		struct outcome expected = run(stream_write, s, values, n);
+		unsigned writes = stream_writes();
+		struct outcome got = run(specialized, s, values, n);
+		CHECK(stream_writes() == writes + 1, "%s: the library's write count is shared", what);
+		if (!same(&expected, &got)) {
+			CHECK(0, "%s, round %d: specialized result %d position %ld room %d, generic "
+				 "%d %ld %d (or the buffers differ)",
+			      what, round, got.result, got.position, got.room, expected.result,
+			      expected.position, expected.room);
+			return;
+		}
+	}
+}
+
+static write_fn specialize_for(respec_jit *jit, struct stream *s, int n)
+{
+	struct respec_arg args[] = {RESPEC_STATIC_VALUE(s), RESPEC_DYNAMIC,
+				    n < 0 ? RESPEC_DYNAMIC : RESPEC_STATIC_VALUE(n)};
+	write_fn f = (write_fn)respec_jit_specialize(jit, "write_known", args, 3);
+	CHECK(f, "specialize write_known: %s", respec_jit_error(jit));
+	return f;
+}
+
+static void test_state_changes(respec_jit *jit)
+{
+	char buffer[BUFFER];
+	struct stream s;
+	stream_open(&s, buffer, sizeof buffer, 0);
+	write_fn plain = specialize_for(jit, &s, VALUES);
+	if (!plain)
+		return;
+	compare(plain, &s, VALUES, 1, "plain stream");
+	CHECK(specialize_for(jit, &s, VALUES) == plain, "same state: the cached code");
+
+	/* The stream changes operations table: new code. */
+	stream_set_scaled(&s, 1);
+	write_fn scaled = specialize_for(jit, &s, VALUES);
+	CHECK(scaled && scaled != plain, "a new operations table: new code");
+	if (scaled)
+		compare(scaled, &s, VALUES, 2, "scaled stream");
+	/* The old code folded the old table in: it still writes plain values. */
+	int32_t values[VALUES] = {1, -2, 3, -4, 5, -6, 7, -8};
+	struct outcome old = run(plain, &s, values, VALUES);
+	stream_set_scaled(&s, 0);
+	struct outcome generic_plain = run(stream_write, &s, values, VALUES);
+	CHECK(same(&old, &generic_plain), "code for the old state computes with the old state");
+
+	/* The library's file-static bias changes: new code again. */
+	stream_set_bias(-7);
+	write_fn biased = specialize_for(jit, &s, VALUES);
+	CHECK(biased && biased != plain && biased != scaled, "a new bias: new code");
+	if (biased)
+		compare(biased, &s, VALUES, 3, "plain stream, bias -7");
+	stream_set_bias(1000);
+	CHECK(specialize_for(jit, &s, VALUES) == plain, "the first state again: its code");
+	CHECK(other_bias() == 99, "the other file's stream_bias is not the one named");
+}
+
+/* A buffer too small: the library's overflow check decides, as in the generic code. */
+static void test_overflow(respec_jit *jit)
+{
+	char buffer[20];
+	struct stream s;
+	stream_open(&s, buffer, sizeof buffer, 1);
+	write_fn f = specialize_for(jit, &s, VALUES);
+	if (f)
+		compare(f, &s, VALUES, 4, "5 of 8 values fit");
+}
+
+/* The count known only per call: a loop the specialized code keeps. */
+static void test_dynamic_count(respec_jit *jit)
+{
+	char buffer[40];
+	struct stream s;
+	stream_open(&s, buffer, sizeof buffer, 0);
+	write_fn f = specialize_for(jit, &s, -1);
+	for (int n = 0; f && n <= 14; n++)
+		compare(f, &s, n, 5 + (unsigned)n, "dynamic count");
+}
+
+static void test_errors(respec_jit *jit)
+{
+	char buffer[BUFFER];
+	struct stream s;
+	stream_open(&s, buffer, sizeof buffer, 0);
+	struct respec_arg args[] = {RESPEC_STATIC_VALUE(&s), RESPEC_DYNAMIC, RESPEC_DYNAMIC};
+	CHECK(!respec_jit_specialize(jit, "write_ambiguous", args, 3) &&
+		      strstr(respec_jit_error(jit), "2 variables have that name") &&
+		      strstr(respec_jit_error(jit), "file.c:stream_bias"),
+	      "an ambiguous name: %s", respec_jit_error(jit));
+	CHECK(!respec_jit_specialize(jit, "write_unknown", args, 3) &&
+		      strstr(respec_jit_error(jit), "no such variable"),
+	      "an unknown name: %s", respec_jit_error(jit));
+}
+
+int main(void)
+{
+	respec_jit *jit = respec_jit_create(respec_bitcode_jit_host_test,
+					    respec_bitcode_jit_host_test_size);
+	CHECK(jit, "respec_jit_create");
+	if (!jit)
+		return 1;
+	test_state_changes(jit);
+	test_overflow(jit);
+	test_dynamic_count(jit);
+	test_errors(jit);
+	respec_jit_destroy(jit);
+	printf("%s\n", failures ? "FAILED" : "all host-memory specialization tests passed");
+	return failures != 0;
+}
