@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostSymbols.h"
+#include "Diagnostics.h"
+#include "Driver.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -152,11 +154,28 @@ HostSymbols::HostSymbols(Module &Generic) {
     if (Candidates.size() > 1 &&
         llvm::all_of(Candidates, [&](auto *S) { return S->address == Candidates[0]->address; }))
       Candidates.erase(Candidates.begin() + 1, Candidates.end());
-    if (Candidates.size() != 1)
-      continue;
-    addresses[GV] = Candidates[0]->address;
-    byAddress[Candidates[0]->address] = {GV, Candidates[0]->size};
+    if (Candidates.size() == 1)
+      bind(*GV, Candidates[0]->address, Candidates[0]->size);
   }
+}
+
+HostSymbols::HostSymbols(Module &Generic, const void *const *Addresses, size_t Count) {
+  std::vector<GlobalValue *> Definitions = embeddedDefinitions(Generic);
+  if (Definitions.size() != Count)
+    throw SpecError("", "the symbol table of the embedded code has " + std::to_string(Count) +
+                            " entries for " + std::to_string(Definitions.size()) +
+                            " definitions: it was not made with this bitcode");
+  const DataLayout &Layout = Generic.getDataLayout();
+  for (size_t I = 0; I < Count; ++I) {
+    auto *G = dyn_cast<GlobalVariable>(Definitions[I]);
+    bind(*Definitions[I], reinterpret_cast<uint64_t>(Addresses[I]),
+         G ? Layout.getTypeAllocSize(G->getValueType()) : 0);
+  }
+}
+
+void HostSymbols::bind(GlobalValue &Symbol, uint64_t Address, uint64_t Size) {
+  addresses[&Symbol] = Address;
+  byAddress[Address] = {&Symbol, Size};
 }
 
 std::optional<uint64_t> HostSymbols::addressOf(const GlobalValue &Symbol) const {

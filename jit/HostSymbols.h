@@ -22,6 +22,11 @@
 //
 // A program stripped of .symtab still binds its exported symbols (.dynsym).
 //
+// All of this guesswork goes when the program links the generic code that
+// `respec embed --replaces-sources` compiled from the embedded bitcode itself:
+// that object holds the address of each definition, in the bitcode's order
+// (embeddedDefinitions, Driver.h), and the binding is exact.
+//
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_JIT_HOSTSYMBOLS_H
 #define RESPEC_JIT_HOSTSYMBOLS_H
@@ -36,6 +41,9 @@ class HostSymbols final : public HostProgram {
 public:
   /// Reads the program's symbol tables and binds Generic's definitions.
   explicit HostSymbols(llvm::Module &Generic);
+  /// Binds Generic's definitions to Addresses, one per embeddedDefinitions()
+  /// entry in order; throws SpecError if the counts differ.
+  HostSymbols(llvm::Module &Generic, const void *const *Addresses, size_t Count);
 
   std::optional<uint64_t> addressOf(const llvm::GlobalValue &Symbol) const override;
   llvm::GlobalValue *symbolAt(uint64_t Address, uint64_t &Offset) const override;
@@ -43,6 +51,8 @@ public:
   unsigned bound() const { return unsigned(addresses.size()); }
 
 private:
+  void bind(llvm::GlobalValue &Symbol, uint64_t Address, uint64_t Size);
+
   std::map<const llvm::GlobalValue *, uint64_t> addresses;
   /// By address: the symbol and its size in bytes (0: just its address).
   std::map<uint64_t, std::pair<llvm::GlobalValue *, uint64_t>> byAddress;

@@ -177,9 +177,11 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
     for (MDNode *Flag : Flags->operands())
       M->getOrInsertModuleFlagsMetadata()->addOperand(Flag);
 
-  // Generic functions still called, and constant data, are copied (private to
-  // the new module); the rest is declared. Walk the module, not the set, so the
-  // order (and with it the code) does not depend on addresses.
+  // Generic functions still called are the program's own where it is known
+  // where the program holds them (HostSymbols.h), copied (private to the new
+  // module) otherwise; constant data is copied; the rest is declared, or bound
+  // to the program's copy. Walk the module, not the set, so the order (and
+  // with it the code) does not depend on addresses.
   ValueToValueMapTy Map;
   std::vector<std::pair<const Function *, Function *>> Bodies;
   std::vector<std::pair<const GlobalVariable *, GlobalVariable *>> Initializers;
@@ -188,7 +190,11 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
       continue;
     auto *F = dyn_cast<Function>(&GV);
     auto *G = dyn_cast<GlobalVariable>(&GV);
-    if (F && !F->isDeclaration()) {
+    std::optional<uint64_t> Address = GV.isDeclaration() ? std::nullopt : host->addressOf(GV);
+    if (Address && !(G && G->isConstant())) {
+      Map[&GV] = ConstantExpr::getIntToPtr(
+          ConstantInt::get(Type::getInt64Ty(M->getContext()), *Address), GV.getType());
+    } else if (F && !F->isDeclaration()) {
       Function *Copy = Function::Create(F->getFunctionType(), GlobalValue::InternalLinkage,
                                         F->getName(), *M);
       Copy->copyAttributesFrom(F);
@@ -207,9 +213,6 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
       Copy->setLinkage(GlobalValue::InternalLinkage);
       Initializers.emplace_back(G, Copy);
       Map[G] = Copy;
-    } else if (auto Address = G && G->hasLocalLinkage() ? host->addressOf(*G) : std::nullopt) {
-      Map[&GV] = ConstantExpr::getIntToPtr(
-          ConstantInt::get(Type::getInt64Ty(M->getContext()), *Address), G->getType());
     } else {
       Map[&GV] = declareInModule(*M, GV);
     }
@@ -391,7 +394,10 @@ createCompiler(orc::JITTargetMachineBuilder Builder) {
 
 extern "C" {
 
-respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
+/// respec_jit_create with the embedded code's symbol table (Symbols, Count)
+/// or, with none, the program's symbol tables.
+static respec_jit *createSpecializer(const void *Bitcode, size_t Size,
+                                     const void *const *Symbols, size_t Count) {
   static std::once_flag TargetsReady;
   std::call_once(TargetsReady, [] {
     InitializeNativeTarget();
@@ -433,8 +439,27 @@ respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
   }
   J->jit->getMainJITDylib().addGenerator(std::move(*Process));
   J->generic->setDataLayout(J->jit->getDataLayout());
-  J->host = std::make_unique<HostSymbols>(*J->generic);
+  try {
+    J->host = Symbols ? std::make_unique<HostSymbols>(*J->generic, Symbols, Count)
+                      : std::make_unique<HostSymbols>(*J->generic);
+  } catch (const SpecError &E) {
+    fprintf(stderr, "respec_jit_create: %s\n", E.what());
+    return nullptr;
+  }
   return J.release();
+}
+
+respec_jit *respec_jit_create(const void *Bitcode, size_t Size) {
+  return createSpecializer(Bitcode, Size, nullptr, 0);
+}
+
+respec_jit *respec_jit_create_with_symbols(const void *Bitcode, size_t Size,
+                                           const void *const *Symbols, size_t Count) {
+  if (!Symbols) {
+    fprintf(stderr, "respec_jit_create_with_symbols: no symbol table\n");
+    return nullptr;
+  }
+  return createSpecializer(Bitcode, Size, Symbols, Count);
 }
 
 void respec_jit_destroy(respec_jit *J) {

@@ -576,20 +576,61 @@ void writeOutput(Module &M, const std::string &Path, bool EmitLLVM) {
   writeFileAtomically(Path, Contents);
 }
 
-void writeEmbeddedBitcode(const Module &M, const std::string &Name, const std::string &Path) {
+/// Private symbols (string literals and the like) are left out: they have no
+/// name in the program, and constant data needs no binding (it is copied).
+std::vector<GlobalValue *> embeddedDefinitions(Module &M) {
+  std::vector<GlobalValue *> Definitions;
+  for (GlobalValue &GV : M.global_values())
+    if ((isa<Function>(GV) || isa<GlobalVariable>(GV)) && !GV.isDeclaration() &&
+        !GV.hasAvailableExternallyLinkage() && !GV.hasPrivateLinkage() &&
+        !GV.getName().startswith("llvm."))
+      Definitions.push_back(&GV);
+  return Definitions;
+}
+
+/// The generic code as the program runs it: the spec's declarations (calls of
+/// the __respec_* builtins) have no run-time meaning, and every definition's
+/// address goes into respec_symbols_Name, which keeps them all.
+static void prepareEmbeddedCode(Module &M, const std::string &Name, unsigned OptLevel) {
+  std::vector<Constant *> Addresses;
+  for (GlobalValue *GV : embeddedDefinitions(M))
+    Addresses.push_back(GV);
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().startswith("__respec_"))
+      for (User *U : make_early_inc_range(F.users()))
+        if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F)
+          Call->eraseFromParent();
+  LLVMContext &Ctx = M.getContext();
+  auto *Table = ArrayType::get(PointerType::getUnqual(Ctx), Addresses.size());
+  new GlobalVariable(M, Table, true, GlobalValue::ExternalLinkage,
+                     ConstantArray::get(Table, Addresses), "respec_symbols_" + Name);
+  new GlobalVariable(M, Type::getInt64Ty(Ctx), true, GlobalValue::ExternalLinkage,
+                     ConstantInt::get(Type::getInt64Ty(Ctx), Addresses.size()),
+                     "respec_symbols_" + Name + "_count");
+  optimize(M, OptLevel, {}, 0);
+}
+
+void writeEmbeddedBitcode(Module &M, const std::string &Name, const std::string &Path,
+                          bool WithCode, unsigned OptLevel) {
   SmallVector<char, 0> Bitcode;
   raw_svector_ostream BitcodeStream(Bitcode);
   WriteBitcodeToFile(M, BitcodeStream);
   LLVMContext Ctx;
-  Module Holder("respec-embedded-" + Name, Ctx);
+  std::unique_ptr<Module> OwnHolder;
+  if (!WithCode)
+    OwnHolder = std::make_unique<Module>("respec-embedded-" + Name, Ctx);
+  else
+    prepareEmbeddedCode(M, Name, OptLevel);
+  Module &Holder = WithCode ? M : *OwnHolder;
   Holder.setTargetTriple(M.getTargetTriple());
+  LLVMContext &HolderCtx = Holder.getContext();
   Constant *Bytes = ConstantDataArray::get(
-      Ctx, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bitcode.data()), Bitcode.size()));
+      HolderCtx, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bitcode.data()), Bitcode.size()));
   auto *Data = new GlobalVariable(Holder, Bytes->getType(), true, GlobalValue::ExternalLinkage,
                                   Bytes, "respec_bitcode_" + Name);
   Data->setAlignment(Align(16));
-  new GlobalVariable(Holder, Type::getInt64Ty(Ctx), true, GlobalValue::ExternalLinkage,
-                     ConstantInt::get(Type::getInt64Ty(Ctx), Bitcode.size()),
+  new GlobalVariable(Holder, Type::getInt64Ty(HolderCtx), true, GlobalValue::ExternalLinkage,
+                     ConstantInt::get(Type::getInt64Ty(HolderCtx), Bitcode.size()),
                      "respec_bitcode_" + Name + "_size");
   writeOutput(Holder, Path, false);
 }

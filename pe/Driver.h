@@ -170,8 +170,16 @@ void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPa
 
 /// Writes an object defining respec_bitcode_NAME (the bitcode of M) and
 /// respec_bitcode_NAME_size, for run-time specialization (respec/jit.h).
-void writeEmbeddedBitcode(const llvm::Module &M, const std::string &Name,
-                          const std::string &Path);
+/// WithCode: the object also holds M itself, compiled at OptLevel, for the
+/// program to link instead of the sources, and the address of each of M's
+/// definitions (embeddedDefinitions) in respec_symbols_NAME, counted by
+/// respec_symbols_NAME_count. M is changed (compiled) then.
+void writeEmbeddedBitcode(llvm::Module &M, const std::string &Name, const std::string &Path,
+                          bool WithCode, unsigned OptLevel);
+
+/// The functions and variables M defines, in the order of respec_symbols_NAME:
+/// the module's own order, which its bitcode keeps.
+std::vector<llvm::GlobalValue *> embeddedDefinitions(llvm::Module &M);
 
 /// File (relative to Directory unless absolute) as one spelling per file:
 /// symbolic links and dots resolved, or only dots when it does not exist.

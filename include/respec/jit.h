@@ -63,8 +63,34 @@ struct respec_arg {
 	extern const unsigned char respec_bitcode_##name[]; \
 	extern const size_t respec_bitcode_##name##_size
 
-/* Loads embedded bitcode; NULL (with a message on stderr) if it is unusable. */
+/* Loads embedded bitcode; NULL (with a message on stderr) if it is unusable.
+ * The generic code's functions and variables are found in the program by its
+ * symbol table (file-static ones in .symtab, told apart by source file; a name
+ * the table holds several times, say in two copies of a library, stays
+ * unbound, and specialized code cannot use it). */
 respec_jit *respec_jit_create(const void *bitcode, size_t size);
+
+/*
+ * `respec embed --replaces-sources` also compiles the generic code into OUT.o,
+ * for the program to link instead of the sources, with the address of every
+ * function and variable it defines (respec_symbols_NAME): specialized code
+ * then binds to exactly that copy, in a stripped program or beside other
+ * copies of the same library. NULL (with a message) if the table does not
+ * match the bitcode.
+ *
+ *   RESPEC_DECLARE_EMBEDDED_CODE(rpc);
+ *   respec_jit *jit = RESPEC_JIT_CREATE_WITH_CODE(rpc);
+ */
+respec_jit *respec_jit_create_with_symbols(const void *bitcode, size_t size,
+					   const void *const *symbols, size_t count);
+
+#define RESPEC_DECLARE_EMBEDDED_CODE(name)                  \
+	RESPEC_DECLARE_BITCODE(name);                        \
+	extern const void *const respec_symbols_##name[];   \
+	extern const size_t respec_symbols_##name##_count
+#define RESPEC_JIT_CREATE_WITH_CODE(name)                                             \
+	respec_jit_create_with_symbols(respec_bitcode_##name, respec_bitcode_##name##_size, \
+				       respec_symbols_##name, respec_symbols_##name##_count)
 void respec_jit_destroy(respec_jit *jit);
 
 /* Specializes and compiles now (or returns the cached result). NULL on error;

@@ -11,6 +11,11 @@
  * is never served from the cache, while the code made for the old state still
  * computes with the old state (it was folded, not re-read); the old state again
  * finds the old code; a variable name that two files use, or none, is refused.
+ *
+ * Built twice: with the library's own objects, found through the program's
+ * symbol table, and (JIT_HOST_WITH_CODE) with the library compiled by `respec
+ * embed --replaces-sources`, whose address table binds it exactly — that
+ * program is stripped, so no symbol table could.
  */
 #include "jit_host_lib.h"
 
@@ -21,7 +26,11 @@
 
 #include "check.h"
 
+#ifdef JIT_HOST_WITH_CODE
+RESPEC_DECLARE_EMBEDDED_CODE(jit_host_code);
+#else
 RESPEC_DECLARE_BITCODE(jit_host_test);
+#endif
 
 typedef int (*write_fn)(struct stream *, const int32_t *, int);
 
@@ -158,8 +167,12 @@ static void test_errors(respec_jit *jit)
 
 int main(void)
 {
+#ifdef JIT_HOST_WITH_CODE
+	respec_jit *jit = RESPEC_JIT_CREATE_WITH_CODE(jit_host_code);
+#else
 	respec_jit *jit = respec_jit_create(respec_bitcode_jit_host_test,
 					    respec_bitcode_jit_host_test_size);
+#endif
 	CHECK(jit, "respec_jit_create");
 	if (!jit)
 		return 1;

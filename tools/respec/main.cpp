@@ -67,7 +67,11 @@ D (residual) or M (mixed), then the statistics and any budget hits.
 
 embed writes OUT.o holding the LLVM bitcode of the spec and the sources, as
 respec_bitcode_NAME / respec_bitcode_NAME_size: link it into a program that
-specializes at run time with <respec/jit.h> (librespec-jit).
+specializes at run time with <respec/jit.h> (librespec-jit). With
+--replaces-sources OUT.o also holds the sources compiled from that bitcode
+(link it instead of them) and the address of each of their functions and
+variables, file-static ones included (respec_symbols_NAME): specialized code
+then binds to exactly the program's copy, whatever its symbol table shows.
 
 guard lists every statement of the sources that may change a predicate's
 terms (writes, frees, initializations of fresh objects, aliasing), as text or
@@ -90,7 +94,9 @@ options:
   --function NAME      specialize only NAME (repeatable)
   --replaces-sources   OUT.o replaces the generic sources in the link (link it
                        instead of them): their definitions keep their linkage,
-                       so their static variables have one instance, OUT.o's
+                       so their static variables have one instance, OUT.o's;
+                       embed: OUT.o holds them compiled (-O level), with the
+                       address table run-time specialization binds to
   -p DIR, --compile-commands DIR
                        compile each input file with its own flags from
                        DIR/compile_commands.json (then the flags given here);
@@ -410,7 +416,8 @@ int run(CommandLine &CL) {
     throw SpecError(CL.inputs.spec, "no RESPEC_SPECIALIZE function in the spec");
   if (CL.command == "embed") {
     ExternalFacts Facts(*M); // the declarations are checked here, not at run time
-    writeEmbeddedBitcode(*M, CL.name, CL.output);
+    writeEmbeddedBitcode(*M, CL.name, CL.output, CL.linkMode == LinkMode::ReplacesSources,
+                         CL.optLevel);
     return 0;
   }
   std::vector<Specialized> Done = specializeModule(*M, Specs, Options);
