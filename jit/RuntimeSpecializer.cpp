@@ -37,7 +37,9 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -239,6 +241,28 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
   return M;
 }
 
+/// RESPEC_JIT_REPORT=1: one line per specialization on stderr, with what
+/// `respec explain` would count, and its budget hits and notes.
+static void report(const Function &Spec, const SpecializationResult &Result,
+                   std::chrono::steady_clock::time_point Start) {
+  double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+                  .count();
+  const SpecializeStats &S = Result.stats;
+  errs() << "respec-jit: " << Spec.getName() << ": specialized in " << format("%.1f", Ms)
+         << " ms: " << S.instructionsEvaluated << " instructions evaluated, "
+         << S.instructionsResidual << " residual, " << S.callsUnfolded << " calls unfolded, "
+         << S.indirectCallsDevirtualized << " indirect calls devirtualized, "
+         << S.loopsKeptResidual << " loops kept, " << S.restarts << " restarts, "
+         << S.budgetHits << " budget hits, " << Result.hostStaticMemory.size()
+         << " static ranges of the program\n";
+  for (const Note &N : Result.notes) {
+    errs() << "respec-jit:   ";
+    if (DILocation *Loc = N.loc.get())
+      errs() << Loc->getFilename() << ":" << Loc->getLine() << ": ";
+    errs() << N.message << "\n";
+  }
+}
+
 /// The cleanup after run-time specialization. Residual code needs its stack
 /// objects promoted, stores the specializer kept for soundness removed when
 /// dead, and trivial blocks and phis folded; the rest of -O2 (inlining, loop
@@ -255,7 +279,10 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
   // spec declares (ExternalFacts.h) may be called here, now.
   Options.hostSymbol = [](StringRef Name) { return dlsym(RTLD_DEFAULT, Name.str().c_str()); };
   Options.host = host.get();
+  auto Start = std::chrono::steady_clock::now();
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
+  if (getenv("RESPEC_JIT_REPORT"))
+    report(Spec, Result, Start);
   std::string Name = "respec.jit." + std::to_string(compiled++);
   std::unique_ptr<Module> M;
   // Recursive variants are copied into M with the rest of what the residual

@@ -277,8 +277,29 @@ static void note_hits_locked(uintptr_t addr, uintptr_t page)
 /* What a report says happened to a trapped write. */
 static const char *outcome(const struct respec_memguard *w)
 {
-	return w->flags & RESPEC_MEMGUARD_ENFORCE ? "enforced: predicate broken before the write"
-						  : "reported";
+	if (!(w->flags & RESPEC_MEMGUARD_ENFORCE))
+		return "reported";
+	return w->pages ? "enforced: predicate broken before the write"
+			: "enforced: predicate broken after the write";
+}
+
+/* The guard a store to an ENFORCE watch's term would have had. */
+static void enforce_or_die(respec_predicate *pred, const char *term)
+{
+	if (respec_guard_begin(pred) == 0)
+		return;
+	/* As for a guarded store that cannot wait (EDEADLK inside a call):
+	 * the specialized code must not go on with the write. */
+	static char message[400];
+	snprintf(message, sizeof message, "cannot enforce a write to term \"%s\": %s", term,
+		 respec_last_error());
+	die(message);
+}
+
+static void enforce_after_store(respec_predicate *pred, const char *term)
+{
+	enforce_or_die(pred, term);
+	respec__guard_end_deferred(pred);
 }
 
 static void enforce(struct respec_memguard *w)
@@ -286,15 +307,7 @@ static void enforce(struct respec_memguard *w)
 	for (size_t i = 0; i < stepping->nenforced; i++)
 		if (stepping->enforced[i] == w->pred)
 			return;
-	int err = respec_guard_begin(w->pred);
-	if (err != 0) {
-		/* As for a guarded store that cannot wait (EDEADLK inside a call):
-		 * the write must not land with the specialized code still in. */
-		static char message[400];
-		snprintf(message, sizeof message, "cannot enforce a write to term \"%s\": %s",
-			 w->term, respec_last_error());
-		die(message);
-	}
+	enforce_or_die(w->pred, w->term);
 	stepping->enforced[stepping->nenforced++] = w->pred;
 }
 
@@ -406,7 +419,9 @@ static void finish_step(ucontext_t *uc)
 		respec__guard_end_deferred(enforced[i]);
 }
 
-/* A watchpoint fired: the store has landed (the trap follows it). */
+/* A watchpoint fired: the store has landed (the trap follows it). An ENFORCE
+ * watch breaks its predicate now, before the writing thread goes on; its
+ * re-specialization is left to the back-off thread, as for pages. */
 static bool watchpoint_hit(uintptr_t addr, uintptr_t pc)
 {
 	struct respec_memguard *hit = NULL;
@@ -422,10 +437,13 @@ static bool watchpoint_hit(uintptr_t addr, uintptr_t pc)
 	struct respec__report report;
 	bool report_it = armed && respec__reports_on();
 	if (report_it)
-		respec__report_fill(&report, hit->term, hit->pred, "reported", addr, pc, false);
+		respec__report_fill(&report, hit->term, hit->pred, outcome(hit), addr, pc, false);
+	respec_predicate *enforced = armed && (hit->flags & RESPEC_MEMGUARD_ENFORCE) ? hit->pred : NULL;
 	unlock_tables();
 	if (report_it)
 		respec__report_queue(&report);
+	if (enforced)
+		enforce_after_store(enforced, hit->term);
 	return hit != NULL;
 }
 
@@ -507,10 +525,9 @@ static int choose_backend(struct respec_memguard *w)
 	unsigned forced = w->flags & (RESPEC_MEMGUARD_PAGES | RESPEC_MEMGUARD_WATCHPOINT);
 	if (forced == (RESPEC_MEMGUARD_PAGES | RESPEC_MEMGUARD_WATCHPOINT))
 		return respec__fail(EINVAL, "respec_memguard_watch(\"%s\"): both backends forced", w->term);
-	if ((w->flags & RESPEC_MEMGUARD_ENFORCE) && forced == RESPEC_MEMGUARD_WATCHPOINT)
-		return respec__fail(EINVAL, "respec_memguard_watch(\"%s\"): a watchpoint traps after the "
-					    "write lands; ENFORCE needs page protection", w->term);
-	w->pages = (w->flags & RESPEC_MEMGUARD_ENFORCE) || forced == RESPEC_MEMGUARD_PAGES;
+	/* ENFORCE alone: pages, which stop the write before it lands. */
+	w->pages = ((w->flags & RESPEC_MEMGUARD_ENFORCE) && !forced) ||
+		   forced == RESPEC_MEMGUARD_PAGES;
 	if (w->pages)
 		return 0;
 	int err = respec__watchpoints_open(w->start, w->end - w->start, &w->fds, &w->nfds);

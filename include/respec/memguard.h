@@ -23,6 +23,15 @@
  *                            be one that may guard: not inside a call of a slot
  *                            that depends on the predicate (the program aborts
  *                            with "cannot enforce a write to term ...").
+ *                            With RESPEC_MEMGUARD_WATCHPOINT the predicate is
+ *                            broken right *after* the write, before the writing
+ *                            thread goes on: every call that starts after the
+ *                            write runs generic or re-specialized code, but a
+ *                            call already running in another thread finishes as
+ *                            it began (the generic code would race with such a
+ *                            write too). For terms whose pages cannot be made
+ *                            read-only: heap objects beside allocator data or
+ *                            buffers that system calls fill.
  *
  * Backends, chosen per watch:
  *   watchpoint  perf_event_open(2) hardware breakpoints (HW_BREAKPOINT_W) with
@@ -30,8 +39,8 @@
  *               one per aligned 1/2/4/8-byte piece of the term on every thread
  *               of the process (threads created later inherit them). Writes to
  *               anything else cost nothing. x86 has 4 debug registers per
- *               thread. The trap comes after the store, so watchpoints serve
- *               REPORT watches only.
+ *               thread. The trap comes after the store: ENFORCE uses a
+ *               watchpoint only when asked to (see above).
  *   pages       the term's page(s) are made read-only while the predicate
  *               holds; a write faults *before* it lands (what ENFORCE needs).
  *               A write to other data on the same page is single-stepped (the
@@ -76,7 +85,7 @@ enum respec_memguard_flags {
 /*
  * Watches the `len` bytes at `addr`, a term of `pred` named `term` in reports.
  * Returns NULL (with respec_last_error) for bad arguments (EINVAL: NULL or empty
- * range, ENFORCE with WATCHPOINT, both backends forced), a forced watchpoint
+ * range, both backends forced), a forced watchpoint
  * that cannot be had (the probe's reason or "no debug register left"), or when
  * the page table of the pages backend is full. The watched pages must be
  * ordinary read-write memory: they are restored to PROT_READ|PROT_WRITE.

@@ -11,7 +11,8 @@
  * are checked against what was sent. A TCP client with the library's small default
  * buffers then sends large arrays, which span record fragments and reads, so that
  * the specialized stack's fallbacks run too. Both servers must still be running at
- * the end. RPC_SERVER_PROGRAM in the environment names another server program.
+ * the end. Where the optimistic client is built (rpc_optimistic.h), it is a third
+ * client stack: its calls run code specialized at run time for its handle. RPC_SERVER_PROGRAM in the environment names another server program.
  */
 #include "rpc_stack.h"
 #include "rpc_server_process.h"
@@ -23,6 +24,9 @@
 
 RPC_CLIENT_DECLARE(generic_)
 RPC_CLIENT_DECLARE(respec_)
+#ifdef RPC_OPTIMISTIC
+RPC_CLIENT_DECLARE(optimistic_)
+#endif
 
 struct client_stack {
 	const char *name;
@@ -43,6 +47,9 @@ struct client_stack {
 static const struct client_stack stacks[] = {
 	CLIENT_STACK("generic", generic_),
 	CLIENT_STACK("respec", respec_),
+#ifdef RPC_OPTIMISTIC
+	CLIENT_STACK("optimistic", optimistic_),
+#endif
 };
 
 static const char *const transport_names[] = {"udp", "tcp", "tcp with small buffers"};
@@ -180,6 +187,7 @@ int main(void)
 	/* RPC_SERVER_PROGRAM in the environment: another server program, e.g. one that
 	 * respec layout laid out (test/rpc/layout-roundtrip). */
 	const char *program = getenv("RPC_SERVER_PROGRAM");
+	/* The servers: the generic and the respec stack (stacks[0] and [1]). */
 	struct rpc_server_process servers[2];
 	for (int s = 0; s < 2; s++)
 		if (!rpc_server_start(&servers[s], program ? program : RPC_SERVER_PROGRAM,
@@ -187,7 +195,7 @@ int main(void)
 			return 1;
 	struct diff_rng rng = {0x7e57};
 	for (int t = RPC_UDP; t <= RPC_TCP_SMALL_BUFFERS; t++) {
-		for (int c = 0; c < 2; c++) {
+		for (size_t c = 0; c < sizeof stacks / sizeof *stacks; c++) {
 			for (int s = 0; s < 2; s++) {
 				char pairing[96];
 				snprintf(pairing, sizeof pairing, "%s client -> %s server over %s",
