@@ -148,6 +148,7 @@ void Specializer::reset() {
   slotValuesSeen.clear();
   programControlSeen.clear(); // keyed on context ids, which each attempt renumbers
   workByFunction.clear();
+  copyTally.clear();
   symbolicRoots.clear();
   notes.clear();
   notedOnce.clear();
@@ -385,6 +386,11 @@ SpecializationResult specialize(Function &Spec, const ModuleInfo &Info,
                                    Variant.hostStaticMemory.begin(),
                                    Variant.hostStaticMemory.end());
   }
+  // Variants are specialized on their caller's static memory too: once each.
+  llvm::sort(Result.hostStaticMemory);
+  Result.hostStaticMemory.erase(
+      std::unique(Result.hostStaticMemory.begin(), Result.hostStaticMemory.end()),
+      Result.hostStaticMemory.end());
   return Result;
 }
 

@@ -38,6 +38,15 @@ struct SpecializeOptions {
   /// Functions specialized for the static pattern of a recursive call (one per
   /// callee and pattern); past it, such calls go to the generic function.
   unsigned maxRecursiveVariants = 64;
+  /// Copies of one callee unfolded, each leaving on average at least
+  /// sharedCopyResidual residual instructions of its own body and no more
+  /// evaluated than residual ones, after which its calls go to one function
+  /// specialized per static argument pattern (a variant, as for recursion), or
+  /// with none to the generic function: a slow path that every call site
+  /// reaches (a stream refilling its buffer) is specialized once, not at each
+  /// site. 0: always unfold.
+  unsigned maxCopies = 8;
+  unsigned sharedCopyResidual = 16;
   /// Work (instructions evaluated plus abstract values copied into the entry
   /// states of specialized blocks) of one attempt. Past it, the loop
   /// that unrolled most (or else the function that took most work) is kept

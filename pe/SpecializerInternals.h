@@ -288,6 +288,13 @@ private:
   /// generic load that reads each names the memory behind it.
   std::set<const Value *> symbolicRoots;
   DenseMap<const Function *, uint64_t> workByFunction;
+  /// Per callee: copies unfolded, and the instructions of its own body
+  /// evaluated and emitted residual (SpecializeOptions::maxCopies).
+  struct CopyTally {
+    unsigned copies = 0;
+    uint64_t evaluated = 0, residual = 0;
+  };
+  DenseMap<const Function *, CopyTally> copyTally;
 
   // Current block being specialized.
   SpecBlock *current = nullptr;
@@ -512,7 +519,12 @@ private:
   DebugLoc specLocation() const;
   void recordBindingTime(const Instruction &I, bool Residual) {
     current->bindingTimes.emplace_back(&I, Residual);
+    CopyTally &Tally = copyTally[I.getFunction()];
+    ++(Residual ? Tally.residual : Tally.evaluated);
   }
+  /// Callee's copies so far left so much residual code that its calls now go
+  /// to a shared variant (SpecializeOptions::maxCopies).
+  bool shareInsteadOfUnfolding(const Function &Callee) const;
   uint64_t storeSize(Type *Ty) const { return layout.getTypeStoreSize(Ty); }
 };
 

@@ -6,8 +6,18 @@
 // sensitivity). A call through a static function pointer is a direct call.
 // A variadic callee gets its variadic arguments laid out in memory as the ABI
 // does (VariadicArguments.cpp). Calls that cannot be unfolded (external code,
-// recursion that repeats its caller's static pattern, budgets) stay residual, and whatever the callee may
-// reach escapes (MemoryState.h).
+// recursion that repeats its caller's static pattern, budgets) stay residual,
+// and whatever the callee may reach escapes (MemoryState.h).
+//
+// Shared copies. Unfolding pays where the callee's work is static; a callee
+// whose copies come out mostly residual (at least as many residual
+// instructions of its own body as evaluated ones, and 16 or more per copy:
+// SpecializeOptions::maxCopies) only multiplies code — a record stream's
+// refill path, reached from every read of a reply, unfolded into each. After
+// --max-copies such copies, its calls go to one variant per static argument
+// pattern (the recursion machinery's), or to the generic function when no
+// argument is static. The tally is per attempt, so the decision follows the
+// code this specialization actually produced.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
@@ -106,6 +116,12 @@ void Specializer::evaluateCall(CallBase &I) {
     else if (std::string Problem = Callee->isVarArg() ? variadicCallProblem(I, *Callee) : "";
              !Problem.empty())
       note(I, "call to '" + Callee->getName().str() + "' kept residual: " + Problem);
+    else if (shareInsteadOfUnfolding(*Callee)) {
+      if (Function *Variant = recursiveVariant(*Callee, Args))
+        return residualCall(I, Args, Callee, Variant);
+      note(I, "call to '" + Callee->getName().str() +
+                  "' kept residual: its unfolded copies were mostly residual code");
+    }
     else {
       if (isIndirect(I))
         ++current->stats.indirectCallsDevirtualized;
@@ -283,8 +299,18 @@ AbstractValue Specializer::copyByValueArgument(CallBase &I, unsigned ArgNo,
   return CopyPointer;
 }
 
+bool Specializer::shareInsteadOfUnfolding(const Function &Callee) const {
+  auto It = copyTally.find(&Callee);
+  if (!options.maxCopies || It == copyTally.end())
+    return false;
+  const CopyTally &T = It->second;
+  return T.copies >= options.maxCopies && T.residual >= T.evaluated &&
+         T.residual >= uint64_t(options.sharedCopyResidual) * T.copies;
+}
+
 void Specializer::unfoldCall(CallBase &I, Function &Callee,
                              const std::vector<AbstractValue> &Args) {
+  ++copyTally[&Callee].copies;
   ++current->stats.callsUnfolded;
   ++current->stats.instructionsEvaluated;
   recordBindingTime(I, false);

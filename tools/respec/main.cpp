@@ -108,6 +108,10 @@ options:
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
+  --max-copies N       copies of one callee unfolded, when each left mostly
+                       residual code (16+ instructions), before its calls go
+                       to one function specialized for their static arguments,
+                       or to the generic one (default 8; 0: never)
   --reroll N           after clean-up, turn runs of at least N residual
                        instructions that repeat with constants moving by a
                        fixed step (an unrolled loop) back into a counted loop
@@ -232,6 +236,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.options.maxGrowth = parseCount(A, Next());
     } else if (A == "--reroll") {
       CL.minReroll = parseCount(A, Next(), /*ZeroAllowed=*/true);
+    } else if (A == "--max-copies") {
+      CL.options.maxCopies = parseCount(A, Next(), /*ZeroAllowed=*/true);
     } else if (A == "--max-inline-depth") {
       CL.options.maxInlineDepth = parseCount(A, Next());
     } else if (A.rfind("--color=", 0) == 0) {
