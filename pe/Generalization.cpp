@@ -87,6 +87,8 @@ void Specializer::evaluateBranch(BranchInst &I) {
     ++current->stats.branchesFolded;
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
+    if (Cond.programData)
+      noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, /*Dynamic=*/false);
     builder->CreateBr(
         branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1), true));
     return;
@@ -94,7 +96,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
-  noteDynamicLoopTest({I.getSuccessor(0), I.getSuccessor(1)});
+  noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, /*Dynamic=*/true);
   noteProgramControl(I.getCondition(), {I.getSuccessor(0), I.getSuccessor(1)});
   BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
   BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
@@ -108,6 +110,8 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
     ++current->stats.branchesFolded;
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
+    if (Cond.programData)
+      noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), /*Dynamic=*/false);
     auto Case = I.findCaseValue(cast<ConstantInt>(Cond.constant));
     builder->CreateBr(branchTo(Case->getCaseSuccessor(), true));
     return;
@@ -115,7 +119,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
-  noteDynamicLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)));
+  noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), /*Dynamic=*/true);
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
   for (auto &Case : I.cases())
@@ -217,9 +221,11 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   bool DynamicTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
-    if (Mode == LoopMode::Unrolled && checkTaintedSlots(Site, Iteration, Out))
+    bool StaticallyBounded = iterationsWithStaticTest.count(Iteration);
+    if (Mode == LoopMode::Unrolled && !StaticallyBounded &&
+        checkTaintedSlots(Site, Iteration, Out))
       return contextForSuccessor(Succ, Out); // in the site's new mode
-    DynamicTest = iterationsWithDynamicTest.count(Iteration);
+    DynamicTest = iterationsWithDynamicTest.count(Iteration) && !StaticallyBounded;
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
@@ -452,10 +458,16 @@ bool Specializer::checkProgramControl(const LoopSite &Site, unsigned Parent, con
   return false;
 }
 
-/// Called for a residual conditional branch: if it is the loop's own test (see
-/// isLoopTestBlock; with a successor outside the loop), this iteration is
-/// controlled by run-time data.
-void Specializer::noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors) {
+/// Called for a conditional branch decided by run-time data (Dynamic) or by
+/// program data (read from static memory): if it is one of the loop's own
+/// tests (see isLoopTestBlock; with a successor outside the loop), this
+/// iteration has a test of that kind. An iteration with a dynamic test is
+/// under dynamic control unless it also has one on program data: a walk over
+/// a static table or list that stops early on a dynamic match (`for (c =
+/// choices; c->proc; c++) if (c->value == tag) return ...`) ends where the
+/// table does, and unrolling it stops by itself. A static test on other data
+/// (a counter of the spec's own) bounds nothing that can be known ahead.
+void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, bool Dynamic) {
   const BasicBlock *Block = current->original;
   const FunctionInfo &FI = info.get(Block->getParent());
   const Loop *L = FI.loops->getLoopFor(Block);
@@ -471,7 +483,7 @@ void Specializer::noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors) {
     Path.pop_back();
   }
   if (!Path.empty())
-    iterationsWithDynamicTest.insert(internContext(Path));
+    (Dynamic ? iterationsWithDynamicTest : iterationsWithStaticTest).insert(internContext(Path));
 }
 
 /// Called for a residual conditional branch: a static loop-carried value
@@ -513,6 +525,8 @@ bool Specializer::isProgramCounter(const AbstractValue &A) const {
     return false;
   if (A.programData)
     return true;
+  if (std::optional<uint64_t> Address = hostAddress(A)) // the program's static memory
+    return objects.hostStatic(*Address, 1) != nullptr;
   if (A.kind != AbstractValue::ObjectPointer)
     return false;
   const ObjectTable::Object &Obj = objects.get(A.object);

@@ -137,6 +137,7 @@ void Specializer::reset() {
   variantIds.clear();
   variantCounts.clear();
   iterationsWithDynamicTest.clear();
+  iterationsWithStaticTest.clear();
   blocks.clear();
   blocksById.clear();
   worklist.clear();

@@ -265,8 +265,9 @@ private:
   /// data: (context, block, key) -> variant number.
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
   std::map<std::pair<unsigned, const BasicBlock *>, unsigned> variantCounts;
-  /// Iteration contexts whose loop test (in the header or a latch) was dynamic.
-  std::set<unsigned> iterationsWithDynamicTest;
+  /// Iteration contexts with a loop test (noteLoopTest) decided by run-time
+  /// data, and with one decided by static data.
+  std::set<unsigned> iterationsWithDynamicTest, iterationsWithStaticTest;
   std::map<std::pair<const BasicBlock *, unsigned>, std::unique_ptr<SpecBlock>> blocks;
   std::set<std::pair<std::vector<uint32_t>, unsigned>> worklist;
   std::map<unsigned, SpecBlock *> blocksById;
@@ -325,7 +326,7 @@ private:
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
-  void noteDynamicLoopTest(ArrayRef<BasicBlock *> Successors);
+  void noteLoopTest(ArrayRef<BasicBlock *> Successors, bool Dynamic);
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
   void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;
