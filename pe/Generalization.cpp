@@ -525,8 +525,6 @@ bool Specializer::isProgramCounter(const AbstractValue &A) const {
     return false;
   if (A.programData)
     return true;
-  if (std::optional<uint64_t> Address = hostAddress(A)) // the program's static memory
-    return objects.hostStatic(*Address, 1) != nullptr;
   if (A.kind != AbstractValue::ObjectPointer)
     return false;
   const ObjectTable::Object &Obj = objects.get(A.object);

@@ -31,7 +31,8 @@
  * back unchanged. A stream found otherwise takes the generic call.
  *
  * The procedures in the plan are compared with the call's: a planned one runs
- * its specialized marshaling, any other the library's generic call.
+ * its specialized marshaling, any other the library's generic call. The same
+ * for clnt_freeres, which frees what a call decoded (rpc_freeres).
  */
 #include "rpc_optimistic.h"
 #include "rpc_private.h"
@@ -119,4 +120,15 @@ RESPEC_SPECIALIZE enum clnt_stat rpc_call_tcp(const struct rpc_call_plan *plan, 
 	record->out_finger = first;
 	record->frag_header = (uint32_t *)record->out_base;
 	return call_planned(plan, client, proc, xargs, argsp, xres, resp, timeout);
+}
+
+RESPEC_SPECIALIZE bool_t rpc_freeres(const struct rpc_call_plan *plan, CLIENT *client,
+				     xdrproc_t xres, caddr_t resp)
+{
+	respec_static_memory(plan->transport, sizeof *plan->transport);
+	respec_static_memory(&client->cl_private, sizeof client->cl_private);
+	for (unsigned i = 0; i < plan->ncalls; i++)
+		if (xres == plan->calls[i].xres)
+			return plan->transport->cl_freeres(client, plan->calls[i].xres, resp);
+	return plan->transport->cl_freeres(client, xres, resp);
 }

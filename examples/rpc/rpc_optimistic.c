@@ -51,7 +51,8 @@ struct optimistic_client {
 	CLIENT *client;
 	enum rpc_optimistic_transport transport;
 	struct rpc_call_plan plan;
-	respec_slot slot;
+	respec_slot slot;         /* the call */
+	respec_slot freeres_slot; /* clnt_freeres, of the procedures' results */
 	respec_predicate *predicate;
 	respec_spid spid;
 	bool established;
@@ -123,18 +124,22 @@ static bool authnone_as_mirrored(AUTH *auth)
 	       singleton->mcnt <= RPC_AUTHNONE_MARSHAL_SIZE;
 }
 
-/* Code for the handle as it is now, or NULL (with a message) to stay generic.
- * Called with o->lock held, and with the predicate not holding. */
-static respec_fn specialize(struct optimistic_client *o)
+/* Code of `slot` (the call's or freeres') for the handle as it is now, or NULL
+ * (with a message) to stay generic. Called with o->lock held, and with the
+ * predicate not holding. */
+static respec_fn specialize(struct optimistic_client *o, const respec_slot *slot)
 {
 	o->plan.authnone = authnone_as_mirrored(o->client->cl_auth);
+	bool call = slot == &o->slot;
 	struct respec_arg args[] = {
 		RESPEC_STATIC_MEMORY(&o->plan, sizeof o->plan), RESPEC_STATIC_VALUE(o->client),
 		RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_DYNAMIC,
 		RESPEC_DYNAMIC};
-	const char *spec = o->transport == RPC_OPTIMISTIC_UDP ? "rpc_call_udp" : "rpc_call_tcp";
+	const char *spec = call ? (o->transport == RPC_OPTIMISTIC_UDP ? "rpc_call_udp" : "rpc_call_tcp")
+				: "rpc_freeres";
+	unsigned nargs = call ? sizeof args / sizeof *args : 4;
 	double start = now_ms();
-	void *code = respec_jit_specialize(specializer, spec, args, sizeof args / sizeof *args);
+	void *code = respec_jit_specialize(specializer, spec, args, nargs);
 	if (!code) {
 		fprintf(stderr, "rpc optimistic: %s stays generic: %s\n", spec,
 			respec_jit_error(specializer));
@@ -158,10 +163,9 @@ static respec_fn specialize(struct optimistic_client *o)
 static respec_fn respecialize(respec_predicate *pred, respec_slot *slot, void *arg)
 {
 	(void)pred;
-	(void)slot;
 	struct optimistic_client *o = arg;
 	pthread_mutex_lock(&o->lock);
-	respec_fn code = specialize(o);
+	respec_fn code = specialize(o, slot);
 	pthread_mutex_unlock(&o->lock);
 	return code;
 }
@@ -192,12 +196,14 @@ static void plan_noted_calls(struct optimistic_client *o)
 	o->stats.planned_calls = o->plan.ncalls;
 	o->nnoted = 0;
 	atomic_store_explicit(&o->missed, false, memory_order_relaxed);
-	respec_fn first = established ? NULL : specialize(o);
+	respec_fn call = established ? NULL : specialize(o, &o->slot);
+	respec_fn freeres = established || !call ? NULL : specialize(o, &o->freeres_slot);
 	pthread_mutex_unlock(&o->lock);
 	if (established) {
 		respec_guard_end(o->predicate);
-	} else if (first) {
-		if (respec_predicate_add_slot(o->predicate, &o->slot, first) != 0 ||
+	} else if (freeres) {
+		if (respec_predicate_add_slot(o->predicate, &o->slot, call) != 0 ||
+		    respec_predicate_add_slot(o->predicate, &o->freeres_slot, freeres) != 0 ||
 		    respec_predicate_establish(o->predicate) != 0) {
 			fprintf(stderr, "rpc optimistic: cannot establish: %s\n", respec_last_error());
 			return;
@@ -218,6 +224,19 @@ static enum clnt_stat optimistic_call(CLIENT *client, unsigned long proc, xdrpro
 	if (RESPEC_UNLIKELY(atomic_load_explicit(&o->missed, memory_order_relaxed)))
 		plan_noted_calls(o);
 	return status;
+}
+
+/* The slot's generic implementation of clnt_freeres. */
+static bool_t generic_freeres(const struct rpc_call_plan *plan, CLIENT *client, xdrproc_t xres,
+			      caddr_t resp)
+{
+	return plan->transport->cl_freeres(client, xres, resp);
+}
+
+static bool_t optimistic_freeres(CLIENT *client, xdrproc_t xres, caddr_t resp)
+{
+	struct optimistic_client *o = attached(client);
+	return RESPEC_CALL(&o->freeres_slot, rpc_freeres_fn, &o->plan, client, xres, resp);
 }
 
 /* Requests that only read the handle need no guard. */
@@ -266,6 +285,7 @@ static void optimistic_destroy(CLIENT *client)
 	stop_watching(o);
 	respec_predicate_destroy(o->predicate);
 	respec_slot_destroy(&o->slot);
+	respec_slot_destroy(&o->freeres_slot);
 	for (unsigned i = 0; i < o->ncode; i++)
 		respec_jit_release(specializer, o->code[i]);
 	client->cl_ops = (struct clnt_ops *)o->plan.transport;
@@ -358,6 +378,7 @@ bool rpc_optimistic_attach(CLIENT *client, enum rpc_optimistic_transport transpo
 	o->ops.cl_call = optimistic_call;
 	o->ops.cl_control = optimistic_control;
 	o->ops.cl_destroy = optimistic_destroy;
+	o->ops.cl_freeres = optimistic_freeres;
 	o->client = client;
 	o->transport = transport;
 	o->plan.transport = client->cl_ops;
@@ -365,8 +386,11 @@ bool rpc_optimistic_attach(CLIENT *client, enum rpc_optimistic_transport transpo
 	pthread_mutex_init(&o->lock, NULL);
 	o->predicate = respec_predicate_create(transport == RPC_OPTIMISTIC_UDP ? "rpc udp handle"
 									       : "rpc tcp handle");
-	if (!o->predicate || respec_slot_init(&o->slot, "clnt_call", RESPEC_PROTOCOL_DEFAULT,
-					      RESPEC_FN(generic_call)) != 0 ||
+	if (!o->predicate ||
+	    respec_slot_init(&o->slot, "clnt_call", RESPEC_PROTOCOL_DEFAULT,
+			     RESPEC_FN(generic_call)) != 0 ||
+	    respec_slot_init(&o->freeres_slot, "clnt_freeres", RESPEC_PROTOCOL_DEFAULT,
+			     RESPEC_FN(generic_freeres)) != 0 ||
 	    respec_predicate_watch(o->predicate, &o->spid) != 0 ||
 	    respec_predicate_set_respecialize(o->predicate, respecialize, o) != 0) {
 		fprintf(stderr, "rpc optimistic: %s\n", respec_last_error());

@@ -10,6 +10,7 @@
  * handle's own, whose entries are:
  *   call     through a librespec slot: the specialized call (rpc_call_spec.c,
  *            specialized by librespec-jit), or the library's own call;
+ *   freeres  the same for clnt_freeres, which frees decoded results;
  *   control  a guard around the library's clnt_control: a request that may
  *            change the handle (CLSET_TIMEOUT, CLSET_RETRY_TIMEOUT, ...) breaks
  *            the specialization, and it is made again for the new state;
@@ -51,6 +52,8 @@ struct rpc_call_plan;
 typedef enum clnt_stat (*rpc_call_fn)(const struct rpc_call_plan *plan, CLIENT *client,
 				      unsigned long proc, xdrproc_t xargs, caddr_t argsp,
 				      xdrproc_t xres, caddr_t resp, const struct timeval *timeout);
+typedef bool_t (*rpc_freeres_fn)(const struct rpc_call_plan *plan, CLIENT *client,
+				 xdrproc_t xres, caddr_t resp);
 
 /* What a handle's specialized code is specialized for, besides the handle's
  * own memory: static memory of the specialization (rpc_call_spec.c). */

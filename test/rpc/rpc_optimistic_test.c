@@ -75,7 +75,8 @@ static void test_specialized(enum rpc_transport transport, unsigned short port, 
 	CHECK(optimistic_rpc_client_rmin(client, 7, -3, &minimum) && minimum == -3, "%s: rmin",
 	      name);
 	for (unsigned i = 0; i < 500; i++) {
-		CHECK(echo(client, i % 60, i), "%s: echo %u", name, i);
+		CHECK(echo(client, i % 60, i), "%s: echo %u: %s", name, i,
+		      optimistic_rpc_client_error(client));
 		CHECK(optimistic_rpc_client_rmin(client, (int)i, 250, &minimum) &&
 			      minimum == ((int)i < 250 ? (int)i : 250),
 		      "%s: rmin %u", name, i);
