@@ -18,7 +18,18 @@
  *                      variants but memcpy and respec-unroll-250.
  *   roundtrip-udp-N,   one ECHO_INTS call of N ints from a real client to a real
  *   roundtrip-tcp-N    server (started here, another process) over loopback and back,
- *                      both sides generic or both sides respec (rpc_stack.h).
+ *                      both sides generic or both sides respec (rpc_stack.h); and
+ *                      optimistic: the optimistic client (rpc_optimistic.h: the
+ *                      whole call specialized at run time for its handle) with the
+ *                      respec server, so that it differs from respec in the client
+ *                      only.
+ *
+ * Extra numbers: the client's user-space instructions per call (callgrind, by
+ * rpc-client-instructions) for the generic, respec (marshaling specialized) and
+ * optimistic clients; and the optimistic client's cost of a clnt_control
+ * (CLSET_TIMEOUT) — the guard's replug to generic, then re-specialization for the
+ * new state (a new timeout each time) or replug of code the specializer still has
+ * (two timeouts in turn) — as medians.
  *
  * The extra object holds the code sizes of the encoders (rpc_code_sizes.h, measured
  * on the built objects) — the paper's Table 3.
@@ -56,6 +67,14 @@ RPC_SPEC_DECLARE(hand_v3_)
 #endif
 RPC_CLIENT_DECLARE(generic_)
 RPC_CLIENT_DECLARE(respec_)
+#ifdef RPC_OPTIMISTIC
+#include "rpc_optimistic.h"
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+RPC_CLIENT_DECLARE(optimistic_)
+bool optimistic_rpc_optimistic_set_policy(CLIENT *client, respec_policy_fn policy, void *arg);
+#endif
 
 typedef int (*sized_encoder)(char *buf, const intarray *a);
 typedef int (*array_decoder)(const char *buf, unsigned len, intarray *a);
@@ -263,6 +282,120 @@ static CLIENT *open_client(CLIENT *(*open)(enum rpc_transport, unsigned short),
 	return client;
 }
 
+#ifdef RPC_OPTIMISTIC
+/*-- the optimistic client's extra numbers ---------------------------------------*/
+
+/* The client's instructions per call: rpc-client-instructions under callgrind,
+ * counting only its measured calls. valgrind 3.19 cannot read DWARF 5: it runs a
+ * copy without debug information. 0 when valgrind is missing or the run fails. */
+static double client_instructions(const char *stack, const char *transport, unsigned count,
+				  unsigned calls)
+{
+	static char program[256];
+	if (!program[0]) {
+		snprintf(program, sizeof program, "/tmp/rpc-client-instructions.%d", (int)getpid());
+		char command[1024];
+		snprintf(command, sizeof command, "%s/llvm-objcopy --strip-debug %s %s", RPC_LLVM_BIN,
+			 RPC_CLIENT_INSTRUCTIONS, program);
+		if (system(command) != 0)
+			return 0;
+	}
+	char out[128], command[1024];
+	snprintf(out, sizeof out, "/tmp/rpc-callgrind.%d.out", (int)getpid());
+	snprintf(command, sizeof command,
+		 "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=measured_calls "
+		 "--smc-check=all-non-file %s %s %s %u %u >/dev/null 2>&1",
+		 out, program, stack, transport, count, calls);
+	double per_call = 0;
+	if (system(command) == 0) {
+		FILE *f = fopen(out, "r");
+		char line[256];
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, "summary: ", 9) == 0)
+				per_call = strtod(line + 9, NULL) / calls;
+		if (f)
+			fclose(f);
+	}
+	unlink(out);
+	return per_call;
+}
+
+static void add_client_instructions(struct bench *bench)
+{
+	if (system("valgrind --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "bench-rpc: no valgrind: client instructions not measured\n");
+		return;
+	}
+	static const unsigned counts[] = {20, 1000};
+	const char *stacks[] = {"generic", "respec", "optimistic"};
+	for (unsigned c = 0; c < (bench_quick(bench) ? 1 : 2); c++)
+		for (int t = 0; t < 2; t++)
+			for (int s = 0; s < 3; s++) {
+				const char *transport = t ? "tcp" : "udp";
+				double n = client_instructions(stacks[s], transport, counts[c], 200);
+				char key[128];
+				snprintf(key, sizeof key, "client instructions per call: %s %s %u",
+					 stacks[s], transport, counts[c]);
+				bench_extra_number(bench, key, n);
+				printf("%s: %.0f\n", key, n);
+			}
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median ms of `n` clnt_control(CLSET_TIMEOUT) on an optimistic handle that
+ * re-specializes after every guard; `fresh`: a timeout never set before each time. */
+static double control_ms(CLIENT *client, int n, bool fresh)
+{
+	double ms[64];
+	for (int i = 0; i < n; i++) {
+		struct timeval timeout = {fresh ? 1000 + i : 25 + i % 2, 0};
+		double start = now_ms();
+		clnt_control(client, CLSET_TIMEOUT, (char *)&timeout);
+		ms[i] = now_ms() - start;
+		int echoed[20];
+		if (optimistic_rpc_client_echo_ints(client, values, 20, echoed) != 20)
+			exit(1);
+	}
+	qsort(ms, (size_t)n, sizeof *ms, compare_doubles);
+	return ms[n / 2];
+}
+
+static void add_respecialization_costs(struct bench *bench, const struct rpc_server_process *server)
+{
+	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
+		CLIENT *client = open_client(optimistic_rpc_client_open, (enum rpc_transport)t,
+					     t == RPC_UDP ? server->udp_port : server->tcp_port);
+		optimistic_rpc_optimistic_set_policy(client, respec_policy_always, NULL);
+		int echoed[20];
+		if (optimistic_rpc_client_echo_ints(client, values, 20, echoed) != 20)
+			exit(1);
+		int n = bench_quick(bench) ? 5 : 21;
+		double fresh = control_ms(client, n, true), cached = control_ms(client, n, false);
+		const char *name = t == RPC_UDP ? "udp" : "tcp";
+		char key[128];
+		snprintf(key, sizeof key, "clnt_control ms, re-specialized: %s", name);
+		bench_extra_number(bench, key, fresh);
+		snprintf(key, sizeof key, "clnt_control ms, code still held: %s", name);
+		bench_extra_number(bench, key, cached);
+		printf("clnt_control on the optimistic %s client: %.2f ms re-specializing, %.3f ms "
+		       "with code still held\n", name, fresh, cached);
+		optimistic_rpc_client_close(client);
+	}
+}
+#endif
+
 /*-------------------------------------------------------------------------------*/
 
 static void add_code_sizes(struct bench *bench)
@@ -298,7 +431,7 @@ int main(int argc, char **argv)
 	if (!rpc_server_start(&generic_server, RPC_SERVER_PROGRAM, "generic") ||
 	    !rpc_server_start(&respec_server, RPC_SERVER_PROGRAM, "respec"))
 		return 1;
-	CLIENT *clients[2][2]; /* [transport][0 generic, 1 respec] */
+	CLIENT *clients[2][3]; /* [transport][0 generic, 1 respec, 2 optimistic] */
 	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
 		clients[t][0] = open_client(generic_rpc_client_open, (enum rpc_transport)t,
 					    t == RPC_UDP ? generic_server.udp_port
@@ -306,6 +439,11 @@ int main(int argc, char **argv)
 		clients[t][1] = open_client(respec_rpc_client_open, (enum rpc_transport)t,
 					    t == RPC_UDP ? respec_server.udp_port
 							 : respec_server.tcp_port);
+#ifdef RPC_OPTIMISTIC
+		clients[t][2] = open_client(optimistic_rpc_client_open, (enum rpc_transport)t,
+					    t == RPC_UDP ? respec_server.udp_port
+							 : respec_server.tcp_port);
+#endif
 	}
 
 	char name[64];
@@ -337,6 +475,11 @@ int main(int argc, char **argv)
 					      generic_rpc_client_error, sizes[which]);
 			add_roundtrip_variant(c, "respec", clients[t][1], respec_rpc_client_echo_ints,
 					      respec_rpc_client_error, sizes[which]);
+#ifdef RPC_OPTIMISTIC
+			add_roundtrip_variant(c, "optimistic", clients[t][2],
+					      optimistic_rpc_client_echo_ints,
+					      optimistic_rpc_client_error, sizes[which]);
+#endif
 		}
 	}
 
@@ -347,15 +490,23 @@ int main(int argc, char **argv)
 			   "decoder, freed each call)");
 	bench_extra_string(bench, "roundtrip op",
 			   "ECHO_INTS of N ints, real client and server processes over loopback; "
-			   "generic = both sides generic, respec = both sides respec");
+			   "generic = both sides generic, respec = both sides respec, "
+			   "optimistic = the optimistic client with the respec server");
 	bench_extra_string(bench, "roundtrip placement",
 			   "client and both servers pinned to the same CPU");
 	add_code_sizes(bench);
+#ifdef RPC_OPTIMISTIC
+	add_respecialization_costs(bench, &respec_server);
+	add_client_instructions(bench);
+#endif
 	int status = bench_run(bench);
 
 	for (int t = RPC_UDP; t <= RPC_TCP; t++) {
 		generic_rpc_client_close(clients[t][0]);
 		respec_rpc_client_close(clients[t][1]);
+#ifdef RPC_OPTIMISTIC
+		optimistic_rpc_client_close(clients[t][2]);
+#endif
 	}
 	rpc_server_stop(&generic_server);
 	rpc_server_stop(&respec_server);
