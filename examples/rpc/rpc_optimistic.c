@@ -59,7 +59,8 @@ struct optimistic_client {
 	/* Specialized code made for this handle, freed when it is destroyed. */
 	void **code;
 	unsigned ncode;
-	pthread_mutex_t lock; /* noted, the plan's growth, code, stats */
+	pthread_mutex_t lock;       /* code, stats; held while specializing */
+	pthread_mutex_t notes_lock; /* noted, and the plan's procedures (never held long) */
 	_Atomic bool missed;  /* noted holds calls not yet planned */
 	unsigned nnoted;
 	struct rpc_known_call noted[RPC_NOTED_CALLS];
@@ -99,14 +100,14 @@ static enum clnt_stat generic_call(const struct rpc_call_plan *plan, CLIENT *cli
 				   xdrproc_t xres, caddr_t resp, const struct timeval *timeout)
 {
 	struct optimistic_client *o = attached(client);
-	if (plan->ncalls < RPC_PLAN_CALLS && !known(plan->calls, plan->ncalls, proc, xargs, xres)) {
-		pthread_mutex_lock(&o->lock);
-		if (o->nnoted < RPC_NOTED_CALLS && !known(o->noted, o->nnoted, proc, xargs, xres)) {
-			o->noted[o->nnoted++] = (struct rpc_known_call){proc, xargs, xres};
-			atomic_store_explicit(&o->missed, true, memory_order_relaxed);
-		}
-		pthread_mutex_unlock(&o->lock);
+	/* plan_noted_calls grows the plan while generic calls run. */
+	pthread_mutex_lock(&o->notes_lock);
+	if (plan->ncalls < RPC_PLAN_CALLS && !known(plan->calls, plan->ncalls, proc, xargs, xres) &&
+	    o->nnoted < RPC_NOTED_CALLS && !known(o->noted, o->nnoted, proc, xargs, xres)) {
+		o->noted[o->nnoted++] = (struct rpc_known_call){proc, xargs, xres};
+		atomic_store_explicit(&o->missed, true, memory_order_relaxed);
 	}
+	pthread_mutex_unlock(&o->notes_lock);
 	return plan->transport->cl_call(client, proc, xargs, argsp, xres, resp, *timeout);
 }
 
@@ -188,14 +189,16 @@ static void plan_noted_calls(struct optimistic_client *o)
 	int err = established ? respec_guard_begin(o->predicate) : 0;
 	if (err)
 		guard_failed("planning a procedure", err);
-	pthread_mutex_lock(&o->lock);
+	pthread_mutex_lock(&o->notes_lock);
 	for (unsigned i = 0; i < o->nnoted && o->plan.ncalls < RPC_PLAN_CALLS; i++)
 		if (!known(o->plan.calls, o->plan.ncalls, o->noted[i].proc, o->noted[i].xargs,
 			   o->noted[i].xres))
 			o->plan.calls[o->plan.ncalls++] = o->noted[i];
-	o->stats.planned_calls = o->plan.ncalls;
 	o->nnoted = 0;
 	atomic_store_explicit(&o->missed, false, memory_order_relaxed);
+	pthread_mutex_unlock(&o->notes_lock);
+	pthread_mutex_lock(&o->lock);
+	o->stats.planned_calls = o->plan.ncalls;
 	respec_fn call = established ? NULL : specialize(o, &o->slot);
 	respec_fn freeres = established || !call ? NULL : specialize(o, &o->freeres_slot);
 	pthread_mutex_unlock(&o->lock);
@@ -290,6 +293,7 @@ static void optimistic_destroy(CLIENT *client)
 		respec_jit_release(specializer, o->code[i]);
 	client->cl_ops = (struct clnt_ops *)o->plan.transport;
 	pthread_mutex_destroy(&o->lock);
+	pthread_mutex_destroy(&o->notes_lock);
 	free(o->code);
 	free(o);
 	CLNT_DESTROY(client);
@@ -384,6 +388,7 @@ bool rpc_optimistic_attach(CLIENT *client, enum rpc_optimistic_transport transpo
 	o->plan.transport = client->cl_ops;
 	o->plan.generic = generic_call;
 	pthread_mutex_init(&o->lock, NULL);
+	pthread_mutex_init(&o->notes_lock, NULL);
 	o->predicate = respec_predicate_create(transport == RPC_OPTIMISTIC_UDP ? "rpc udp handle"
 									       : "rpc tcp handle");
 	if (!o->predicate ||
