@@ -193,8 +193,10 @@ void Specializer::evaluateStore(StoreInst &I) {
   R->setDebugLoc(I.getDebugLoc());
   ++current->stats.instructionsResidual;
   recordBindingTime(I, true);
-  if (Addr.kind == AbstractValue::ObjectPointer && !objects.get(Addr.object).isStack() &&
-      objects.isStaticRange(Addr.object, Addr.offset, Size))
+  std::optional<uint64_t> HostAddress = hostAddress(Addr);
+  if ((Addr.kind == AbstractValue::ObjectPointer && !objects.get(Addr.object).isStack() &&
+       objects.isStaticRange(Addr.object, Addr.offset, Size)) ||
+      (HostAddress && objects.hostStatic(*HostAddress, Size)))
     note(I, "store to memory declared static: the specialized code assumes it does not change");
   recordWrite(Addr, Size, Written, I.getMetadata(LLVMContext::MD_tbaa));
   if (isStrongerThanUnordered(I.getOrdering())) // see evaluateLoad
