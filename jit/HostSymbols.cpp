@@ -145,7 +145,8 @@ HostSymbols::HostSymbols(Module &Generic) {
       if (It->second.function == isa<Function>(GV) && It->second.local == GV->hasLocalLinkage())
         Candidates.push_back(&It->second);
     if (Candidates.size() > 1 && GV->hasLocalLinkage()) {
-      StringRef File = sys::path::filename(sourceFile(*GV));
+      std::string Source = sourceFile(*GV);
+      StringRef File = sys::path::filename(Source);
       llvm::erase_if(Candidates, [&](const ProgramSymbol *S) {
         return File.empty() || sys::path::filename(S->file) != File;
       });

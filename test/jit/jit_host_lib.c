@@ -14,7 +14,7 @@ static int plain_put(struct stream *s, int32_t value)
 {
 	if ((s->room -= 4) < 0)
 		return 0;
-	value += stream_bias;
+	value = (int32_t)((uint32_t)value + (uint32_t)stream_bias); /* wraps, defined */
 	memcpy(s->next, &value, sizeof value);
 	s->next += 4;
 	return 1;
@@ -22,7 +22,7 @@ static int plain_put(struct stream *s, int32_t value)
 
 static int scaled_put(struct stream *s, int32_t value)
 {
-	return plain_put(s, value * s->scale);
+	return plain_put(s, (int32_t)((uint32_t)value * (uint32_t)s->scale));
 }
 
 static int buffer_position(const struct stream *s)
