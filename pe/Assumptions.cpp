@@ -21,9 +21,17 @@
 // instructions it decided; one that decided nothing is reported as having no
 // effect (a warning, an error with -Werror), never silently ignored.
 //
+// respec_fact("NAME") is the other way a spec states what is known: a fact
+// about the client that `respec link` established from the client's symbols
+// and properties (link/rules.h). It is a static 1 when the fact holds for the
+// client being linked, 0 otherwise (always 0 outside `respec link`: nothing
+// is known about the client then); the facts read as 1 are reported, so that
+// the link can check at run time those the rules give a check for.
+//
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
 #include "Diagnostics.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
@@ -306,6 +314,17 @@ void Specializer::evaluateAssume(CallBase &I) {
     throw SpecError(I.getDebugLoc(), "respec_assume(): the memory this predicate "
                                      "reads is not reachable by a known pointer");
   recordFactAt(*Place, Fact);
+}
+
+void Specializer::evaluateLinkFact(CallBase &I) {
+  StringRef Name;
+  if (!getConstantStringInfo(I.getArgOperand(0), Name))
+    throw SpecError(I.getDebugLoc(), "respec_fact() needs a string literal");
+  recordBindingTime(I, false);
+  bool Holds = options.facts.count(Name.str()) != 0;
+  if (Holds)
+    factsRelied.insert(Name.str());
+  setValue(I, AbstractValue::of(ConstantInt::get(I.getType(), Holds)));
 }
 
 } // namespace detail

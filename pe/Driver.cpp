@@ -591,15 +591,30 @@ std::vector<GlobalValue *> embeddedDefinitions(Module &M) {
 /// The generic code as the program runs it: the spec's declarations (calls of
 /// the __respec_* builtins) have no run-time meaning, and every definition's
 /// address goes into respec_symbols_Name, which keeps them all.
+void writeBitcode(const Module &M, const std::string &Path) {
+  std::string Bitcode;
+  raw_string_ostream Stream(Bitcode);
+  WriteBitcodeToFile(M, Stream);
+  writeFileAtomically(Path, Bitcode);
+}
+
+void eraseRespecBuiltins(Module &M) {
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().startswith("__respec_"))
+      for (User *U : make_early_inc_range(F.users()))
+        if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F) {
+          // Only respec_fact() has a value: nothing is known, 0.
+          if (!Call->getType()->isVoidTy())
+            Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
+          Call->eraseFromParent();
+        }
+}
+
 static void prepareEmbeddedCode(Module &M, const std::string &Name, unsigned OptLevel) {
   std::vector<Constant *> Addresses;
   for (GlobalValue *GV : embeddedDefinitions(M))
     Addresses.push_back(GV);
-  for (Function &F : M)
-    if (F.isDeclaration() && F.getName().startswith("__respec_"))
-      for (User *U : make_early_inc_range(F.users()))
-        if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F)
-          Call->eraseFromParent();
+  eraseRespecBuiltins(M);
   LLVMContext &Ctx = M.getContext();
   auto *Table = ArrayType::get(PointerType::getUnqual(Ctx), Addresses.size());
   new GlobalVariable(M, Table, true, GlobalValue::ExternalLinkage,

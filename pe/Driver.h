@@ -168,6 +168,14 @@ void writeOutput(llvm::Module &M, const std::string &Path, bool EmitLLVM);
 void writeHeader(const std::vector<Specialized> &Done, const std::string &SpecPath,
                  const std::string &HeaderPath);
 
+/// Writes M's bitcode atomically.
+void writeBitcode(const llvm::Module &M, const std::string &Path);
+
+/// Removes the calls of the spec vocabulary's builtins (__respec_assume, ...)
+/// from functions that stay generic: compiled, the spec is a generic
+/// function; respec_fact() is 0 there.
+void eraseRespecBuiltins(llvm::Module &M);
+
 /// Writes an object defining respec_bitcode_NAME (the bitcode of M) and
 /// respec_bitcode_NAME_size, for run-time specialization (respec/jit.h).
 /// WithCode: the object also holds M itself, compiled at OptLevel, for the

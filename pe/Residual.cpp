@@ -91,6 +91,7 @@ SpecializationResult Specializer::collectResult() {
   SpecializationResult R;
   R.residual = residual;
   collectHostStatic(R);
+  R.factsRelied = factsRelied;
   std::set<const Function *> Reached;
   for (auto &[Key, SB] : blocks) {
     if (!SB->residual)

@@ -17,6 +17,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -69,6 +70,9 @@ struct SpecializeOptions {
   /// with the specialized code, and memory the spec declares static is read
   /// live (HostMemory.cpp).
   const HostProgram *host = nullptr;
+  /// Link time (`respec link`): the facts that hold for the client the code
+  /// is specialized for; respec_fact("NAME") is 1 for these, 0 for others.
+  std::set<std::string> facts;
 };
 
 /// What the specialization achieved (the statistics `respec explain` prints).
@@ -160,6 +164,9 @@ struct SpecializationResult {
   /// on (declared static by the spec), as it was then. The code is valid only
   /// while those bytes hold these contents.
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> hostStaticMemory;
+  /// The facts (SpecializeOptions::facts) a respec_fact() read as holding:
+  /// the code is valid only while they hold.
+  std::set<std::string> factsRelied;
 };
 
 /// How one parameter of the spec function is bound. At build time all are

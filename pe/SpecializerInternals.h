@@ -248,6 +248,7 @@ private:
 
   // Per attempt.
   std::vector<Note> notes; ///< constructs kept residual, from the final attempt
+  std::set<std::string> factsRelied; ///< SpecializationResult::factsRelied
   std::set<std::pair<const void *, std::string>> notedOnce;
   Function *residual = nullptr;
   BasicBlock *residualEntry = nullptr;
@@ -371,6 +372,8 @@ private:
   void evaluateIntrinsic(IntrinsicInst &I);
   void evaluateMemoryIntrinsic(IntrinsicInst &I);
   void evaluateAssume(CallBase &I);
+  /// respec_fact("NAME"): 1 or 0 by SpecializeOptions::facts.
+  void evaluateLinkFact(CallBase &I);
   void evaluateStaticMemory(CallBase &I);
   // The running program's memory (HostMemory.cpp).
   /// A's address in the program, when it is a constant pointer there.

@@ -35,10 +35,12 @@
 void __respec_assume(_Bool holds);
 void __respec_static_memory(const volatile void *ptr, size_t nbytes);
 void __respec_static_variable(const char *name);
+int __respec_fact(const char *name);
 
 #define respec_assume(cond) __respec_assume(!!(cond))
 #define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
 #define respec_static_variable(name) __respec_static_variable(name)
+#define respec_fact(name) __respec_fact(name)
 
 /* A declared fact about an external function: a constant the partial evaluator
  * reads (with the file:line clang records for the annotation). */
@@ -85,6 +87,7 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
 #define respec_static_variable(name) ((void)(name))
+#define respec_fact(name) ((void)(name), 0)
 
 #include <string.h>
 
@@ -155,6 +158,17 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
  *   spec cannot otherwise name (`"name"` alone when only one variable has
  *   it). At build time the variable holds its initializer; at run time, its
  *   contents in the program when the code is specialized.
+ *
+ * respec_fact("NAME")
+ *   1 when the fact NAME holds for the client the library is being linked
+ *   into, 0 otherwise: `respec link` establishes facts from the client's
+ *   symbols and disclosed properties by the library's rules (link/rules.h)
+ *   and specializes the library's code with them. Outside `respec link`
+ *   (the generic build, `respec specialize`, run time) nothing is known about
+ *   the client and it is 0. So a spec writes what a fact makes true as
+ *       if (respec_fact("single-threaded"))
+ *               respec_assume(counter->locking == 0);
+ *   and the generic build is the code for any client.
  */
 
 /*

@@ -20,6 +20,7 @@
 #include "Driver.h"
 #include "GuardCommand.h"
 #include "LayoutCommand.h"
+#include "LinkCommand.h"
 #include "Report.h"
 #include "Usage.h"
 #include "llvm/Config/llvm-config.h"
@@ -43,8 +44,10 @@ usage:
   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
   respec embed      SPEC.c SOURCE.c... [clang flags] -o OUT.o --name NAME
+  respec embed      SPEC.c SOURCE.c... [clang flags] --emit-llvm -o OUT.bc
   respec guard      --term TERM... | --spec SPEC.c [-p BUILD_DIR] [SOURCE.c...]
   respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
+  respec link       [--rules FILE]... [options] -- CC OBJECTS... -o PROGRAM
   respec --version
 
 A spec is a C file beside the generic code. Each function in it marked
@@ -72,10 +75,17 @@ specializes at run time with <respec/jit.h> (librespec-jit). With
 (link it instead of them) and the address of each of their functions and
 variables, file-static ones included (respec_symbols_NAME): specialized code
 then binds to exactly the program's copy, whatever its symbol table shows.
+With --emit-llvm it writes the bitcode itself: a library's code, for the
+`specialize` lines of its link-time rules.
 
 guard lists every statement of the sources that may change a predicate's
 terms (writes, frees, initializations of fresh objects, aliasing), as text or
 SARIF, and with --fix guards the direct writes: 'respec guard --help'.
+
+link links a program with libraries that adapt to it: each library's rules
+decide facts from the symbols the program references and the properties it
+discloses, and pick a prebuilt variant or have respec specialize the
+library's code for them: 'respec link --help'.
 
 layout builds a program for BOLT, profiles a training workload, lays the code
 out (and with --pgo adds clang's PGO), measures every variant and keeps the
@@ -89,7 +99,9 @@ options that take one as the next argument.
 
 options:
   -o FILE              output file (specialize; "-" for stdout with --emit-llvm)
-  --emit-llvm          write textual LLVM IR instead of an object
+  --emit-llvm          write textual LLVM IR instead of an object; embed: write
+                       the bitcode itself (a library's code for `respec link`
+                       rules to specialize; no --name)
   --header FILE        also write a C header declaring the specialized functions
   --function NAME      specialize only NAME (repeatable)
   --replaces-sources   OUT.o replaces the generic sources in the link (link it
@@ -263,7 +275,7 @@ CommandLine parse(int Argc, char **Argv) {
   CL.inputs.clangFlags = withAbsolutePaths(ClangFlags, Cwd);
   if ((CL.command == "specialize" || CL.command == "embed") && CL.output.empty())
     usageError("respec", CL.command + " needs -o OUT");
-  if (CL.command == "embed" &&
+  if (CL.command == "embed" && !CL.emitLLVM &&
       (CL.name.empty() || !std::all_of(CL.name.begin(), CL.name.end(), [](char C) {
         return isalnum((unsigned char)C) || C == '_';
       })))
@@ -422,6 +434,10 @@ int run(CommandLine &CL) {
     throw SpecError(CL.inputs.spec, "no RESPEC_SPECIALIZE function in the spec");
   if (CL.command == "embed") {
     ExternalFacts Facts(*M); // the declarations are checked here, not at run time
+    if (CL.emitLLVM) {
+      writeBitcode(*M, CL.output);
+      return 0;
+    }
     writeEmbeddedBitcode(*M, CL.name, CL.output, CL.linkMode == LinkMode::ReplacesSources,
                          CL.optLevel);
     return 0;
@@ -492,6 +508,8 @@ int main(int Argc, char **Argv) {
     return runGuardCommand(Argc - 2, Argv + 2);
   if (Argc >= 2 && strcmp(Argv[1], "layout") == 0)
     return runLayoutCommand(Argc - 2, Argv + 2);
+  if (Argc >= 2 && strcmp(Argv[1], "link") == 0)
+    return runLinkCommand(Argc - 2, Argv + 2);
   CommandLine CL = parse(Argc, Argv);
   OutputFiles = CL.outputFiles();
   install_fatal_error_handler(onFatalError);

@@ -1,0 +1,290 @@
+//===- Client.cpp - Reading a library's client: symbols and properties ----===//
+//
+// Each file is read with LLVM's object library; ELF files are taken apart
+// with ELFFile (x86-64 and other 64-bit little-endian targets): relocatable
+// objects give their undefined symbols and their .note.respec.property notes;
+// shared objects and executables their undefined dynamic symbols, their
+// DT_NEEDED libraries (followed) and, for a program, its property notes.
+//
+//===----------------------------------------------------------------------===//
+#include "Client.h"
+#include "link.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/IRObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <regex>
+#include <sstream>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace respec::link {
+
+static constexpr const char *PropertySection = ".note.respec.property";
+
+Client::Client(std::vector<const link_rules *> Excluded, std::vector<std::string> DirsForNeeded)
+    : excluded(std::move(Excluded)), dirsForNeeded(std::move(DirsForNeeded)) {}
+
+bool Client::isExcluded(const std::string &Path) const {
+  for (const link_rules *R : excluded)
+    if (link_rules_names_library(R, Path.c_str()))
+      return true;
+  return false;
+}
+
+void Client::addMissing(const std::string &Spelling) {
+  unreadFiles.push_back({Spelling, "no library directory holds it"});
+}
+
+/// The properties disclosed in an ELF file's note sections.
+template <class ELFT>
+static std::vector<std::string> propertiesOf(const ELFFile<ELFT> &E) {
+  std::vector<std::string> Found;
+  Expected<typename ELFT::ShdrRange> Sections = E.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return Found;
+  }
+  for (const typename ELFT::Shdr &Sec : *Sections) {
+    Expected<StringRef> Name = E.getSectionName(Sec);
+    if (!Name || *Name != PropertySection || Sec.sh_type != ELF::SHT_NOTE) {
+      if (!Name)
+        consumeError(Name.takeError());
+      continue;
+    }
+    Error Err = Error::success();
+    for (const typename ELFT::Note &N : E.notes(Sec, Err))
+      if (N.getName() == "respec" && N.getType() == RESPEC_PROPERTY_NOTE_TYPE) {
+        StringRef Text = N.getDescAsStringRef();
+        Found.push_back(Text.take_until([](char C) { return C == '\0'; }).str());
+      }
+    consumeError(std::move(Err));
+  }
+  return Found;
+}
+
+/// DT_NEEDED of an ELF shared object or program.
+template <class ELFT> static std::vector<std::string> neededOf(const ELFFile<ELFT> &E) {
+  std::vector<std::string> Needed;
+  Expected<typename ELFT::ShdrRange> Sections = E.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return Needed;
+  }
+  for (const typename ELFT::Shdr &Sec : *Sections) {
+    if (Sec.sh_type != ELF::SHT_DYNAMIC)
+      continue;
+    Expected<StringRef> Strings = E.getLinkAsStrtab(Sec);
+    auto Entries = E.template getSectionContentsAsArray<typename ELFT::Dyn>(Sec);
+    if (!Strings || !Entries) {
+      if (!Strings)
+        consumeError(Strings.takeError());
+      if (!Entries)
+        consumeError(Entries.takeError());
+      continue;
+    }
+    for (const typename ELFT::Dyn &D : *Entries)
+      if (D.getTag() == ELF::DT_NEEDED && D.getVal() < Strings->size())
+        Needed.push_back(Strings->drop_front(D.getVal()).take_until([](char C) {
+          return C == '\0';
+        }).str());
+  }
+  return Needed;
+}
+
+void Client::addFile(const std::string &Path, bool IsProgram) {
+  SmallString<256> Real;
+  std::string Key = sys::fs::real_path(Path, Real) ? Path : Real.str().str();
+  if (isExcluded(Path) || !seen.insert(Key).second)
+    return; // decided by its rules, or already read (a library needed twice)
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer) {
+    unreadFiles.push_back({Path, Buffer.getError().message()});
+    return;
+  }
+  StringRef Text = (*Buffer)->getBuffer();
+  if (identify_magic(Text) == file_magic::unknown) {
+    addLinkerScript(Path, Text);
+    return;
+  }
+  auto ReadBinary = [&](MemoryBufferRef Ref, const std::string &Name, bool ReadProperties) {
+    Expected<std::unique_ptr<Binary>> Bin = createBinary(Ref, &context);
+    if (!Bin) {
+      unreadFiles.push_back({Name, toString(Bin.takeError())});
+      return;
+    }
+    File F{Name, {}, {}};
+    std::vector<std::string> Needed;
+    if (auto *ELF = dyn_cast<ELFObjectFileBase>(Bin->get())) {
+      bool Linked = ELF->getEType() == ELF::ET_EXEC || ELF->getEType() == ELF::ET_DYN;
+      auto Symbols = Linked ? ELF->getDynamicSymbolIterators() : ELF->symbols();
+      for (const ELFSymbolRef &S : Symbols) {
+        Expected<uint32_t> Flags = S.getFlags();
+        Expected<StringRef> SymName = S.getName();
+        if (!Flags || !SymName) {
+          consumeError(Flags.takeError());
+          consumeError(SymName.takeError());
+          continue;
+        }
+        if ((*Flags & SymbolRef::SF_Undefined) && !SymName->empty())
+          F.undefined.push_back(SymName->str());
+      }
+      auto *LE64 = dyn_cast<ELF64LEObjectFile>(ELF);
+      if (!LE64) {
+        unreadFiles.push_back({Name, "not a 64-bit little-endian ELF file"});
+        return;
+      }
+      // A shared library's own notes are not the program's disclosures.
+      if (ReadProperties && (!Linked || IsProgram))
+        F.disclosed = propertiesOf(LE64->getELFFile());
+      if (Linked)
+        Needed = neededOf(LE64->getELFFile());
+    } else if (auto *IR = dyn_cast<IRObjectFile>(Bin->get())) {
+      for (const BasicSymbolRef &S : IR->symbols()) {
+        Expected<uint32_t> Flags = S.getFlags();
+        SmallString<64> SymName;
+        raw_svector_ostream OS(SymName);
+        if (!Flags || S.printName(OS)) {
+          consumeError(Flags.takeError());
+          continue;
+        }
+        if (*Flags & SymbolRef::SF_Undefined)
+          F.undefined.push_back(SymName.str().str());
+      }
+    } else {
+      unreadFiles.push_back({Name, "neither an ELF object, an archive nor LLVM bitcode"});
+      return;
+    }
+    files.push_back(std::move(F));
+    for (const std::string &N : Needed)
+      addNeeded(N, Name);
+  };
+  Expected<std::unique_ptr<Binary>> Bin = createBinary((*Buffer)->getMemBufferRef(), &context);
+  if (!Bin) {
+    unreadFiles.push_back({Path, toString(Bin.takeError())});
+    return;
+  }
+  if (auto *A = dyn_cast<Archive>(Bin->get())) {
+    Error Err = Error::success();
+    for (const Archive::Child &C : A->children(Err)) {
+      Expected<StringRef> Member = C.getName();
+      Expected<MemoryBufferRef> Ref = C.getMemoryBufferRef();
+      std::string Name = Path + "(" + (Member ? Member->str() : "?") + ")";
+      if (!Member)
+        consumeError(Member.takeError());
+      if (!Ref) {
+        unreadFiles.push_back({Name, toString(Ref.takeError())});
+        continue;
+      }
+      if (identify_magic(Ref->getBuffer()) == file_magic::unknown)
+        continue; // the archive's own tables
+      ReadBinary(*Ref, Name, false); // pulled into the link or not: unknown
+    }
+    if (Err)
+      unreadFiles.push_back({Path, toString(std::move(Err))});
+    return;
+  }
+  ReadBinary((*Buffer)->getMemBufferRef(), Path, true);
+}
+
+void Client::addNeeded(const std::string &Name, const std::string &By) {
+  if (isExcluded(Name))
+    return;
+  for (const std::string &Dir : dirsForNeeded) {
+    SmallString<256> Candidate(Dir);
+    sys::path::append(Candidate, Name);
+    if (sys::fs::exists(Candidate))
+      return addFile(Candidate.str().str());
+  }
+  unreadFiles.push_back({Name, "needed by " + By + ", found in no library directory"});
+}
+
+/// A GNU ld script (libc.so, libm.so): the files its GROUP and INPUT name.
+void Client::addLinkerScript(const std::string &Path, StringRef Text) {
+  static const std::regex Command(R"((GROUP|INPUT)\s*\(([^)]*(\([^)]*\)[^)]*)*)\))");
+  std::string Script = Text.str();
+  bool Any = false;
+  for (std::sregex_iterator I(Script.begin(), Script.end(), Command), E; I != E; ++I) {
+    std::string Inside = (*I)[2];
+    // AS_NEEDED ( ... ) lists files as well.
+    for (char &C : Inside)
+      if (C == '(' || C == ')' || C == ',')
+        C = ' ';
+    std::istringstream Words(Inside);
+    for (std::string W; Words >> W;) {
+      if (W == "AS_NEEDED")
+        continue;
+      Any = true;
+      if (W.rfind("-l", 0) == 0) {
+        addNeeded("lib" + W.substr(2) + ".so", Path);
+        continue;
+      }
+      SmallString<256> File(W);
+      if (!sys::path::is_absolute(File)) {
+        File = sys::path::parent_path(Path);
+        sys::path::append(File, W);
+      }
+      addFile(File.str().str());
+    }
+  }
+  if (!Any)
+    unreadFiles.push_back({Path, "neither an object, an archive nor a linker script with "
+                                 "GROUP or INPUT"});
+}
+
+std::string Client::references(const std::string &Pattern, std::string &Symbol) const {
+  for (const File &F : files)
+    for (const std::string &S : F.undefined)
+      if (link_symbol_matches(Pattern.c_str(), S.c_str())) {
+        Symbol = S;
+        return F.name;
+      }
+  if (!unreadFiles.empty()) {
+    Symbol = "any symbol (unread: " + unreadFiles.front().second + ")";
+    return unreadFiles.front().first;
+  }
+  return "";
+}
+
+std::string Client::discloses(const std::string &Property) const {
+  for (const File &F : files)
+    for (const std::string &P : F.disclosed)
+      if (P == Property)
+        return F.name;
+  return "";
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> Client::properties() const {
+  std::vector<std::pair<std::string, std::vector<std::string>>> All;
+  for (const File &F : files)
+    for (const std::string &P : F.disclosed) {
+      auto It = std::find_if(All.begin(), All.end(), [&](auto &E) { return E.first == P; });
+      if (It == All.end())
+        All.push_back({P, {F.name}});
+      else if (std::find(It->second.begin(), It->second.end(), F.name) == It->second.end())
+        It->second.push_back(F.name);
+    }
+  return All;
+}
+
+link_client Client::callbacks() const {
+  link_client C;
+  C.context = const_cast<Client *>(this);
+  C.references = [](void *Self, const char *Pattern, const char **Symbol) -> const char * {
+    auto *Me = static_cast<Client *>(Self);
+    Me->lastFile = Me->references(Pattern, Me->lastSymbol);
+    *Symbol = Me->lastSymbol.c_str();
+    return Me->lastFile.empty() ? nullptr : Me->lastFile.c_str();
+  };
+  C.discloses = [](void *Self, const char *Property) -> const char * {
+    auto *Me = static_cast<Client *>(Self);
+    Me->lastFile = Me->discloses(Property);
+    return Me->lastFile.empty() ? nullptr : Me->lastFile.c_str();
+  };
+  return C;
+}
+
+} // namespace respec::link

@@ -1,0 +1,163 @@
+//===- LinkLine.cpp - Taking a link command apart -------------------------===//
+#include "LinkLine.h"
+#include "Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <fstream>
+#include <glob.h>
+#include <set>
+
+using namespace llvm;
+
+namespace respec::link {
+
+/// Driver options whose value is the next argument (gcc's and clang's that
+/// can appear on a link line).
+static bool takesValue(StringRef A) {
+  static const std::set<std::string> WithValue = {
+      "-o",        "-L",      "-l",         "-Xlinker", "-T",      "-u",
+      "-e",        "-z",      "-x",         "-include", "-isystem", "-I",
+      "-MF",       "-MT",     "-MQ",        "-D",       "-U",      "-specs",
+      "--sysroot", "-target", "--target",   "-B",       "-Xclang", "-arch",
+      "-rpath",    "-soname", "-dynamic-linker"};
+  return WithValue.count(A.str()) != 0;
+}
+
+static bool isSource(StringRef File) {
+  static const std::set<std::string> Extensions = {".c", ".cc", ".cpp", ".cxx", ".C",
+                                                   ".i", ".s", ".S", ".m", ".mm"};
+  return Extensions.count(sys::path::extension(File).str()) != 0;
+}
+
+/// The compiler's library directories (`CC -print-search-dirs`).
+static std::vector<std::string> compilerLibraryDirs(const std::string &Compiler) {
+  std::vector<std::string> Dirs;
+  ErrorOr<std::string> Program = sys::findProgramByName(Compiler);
+  if (!Program)
+    return Dirs;
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("respec-link-dirs", "txt", Out))
+    return Dirs;
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
+  StringRef Args[] = {*Program, "-print-search-dirs"};
+  int Status = sys::ExecuteAndWait(*Program, Args, std::nullopt, Redirects);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Out);
+  if (Status != 0 || !Text)
+    return Dirs;
+  SmallVector<StringRef, 8> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  for (StringRef Line : Lines)
+    if (Line.consume_front("libraries: =")) {
+      SmallVector<StringRef, 8> Parts;
+      Line.split(Parts, ':', -1, false);
+      for (StringRef P : Parts) {
+        SmallString<256> Clean(P);
+        sys::path::remove_dots(Clean, true);
+        Dirs.push_back(Clean.str().str());
+      }
+    }
+  return Dirs;
+}
+
+/// -lNAME (or -l:FILE) as the linker finds it.
+static std::string findLibrary(StringRef Name, const std::vector<std::string> &Dirs,
+                               bool Static) {
+  std::vector<std::string> Names;
+  if (Name.consume_front(":"))
+    Names = {Name.str()};
+  else if (Static)
+    Names = {"lib" + Name.str() + ".a"};
+  else
+    Names = {"lib" + Name.str() + ".so", "lib" + Name.str() + ".a"};
+  for (const std::string &Dir : Dirs)
+    for (const std::string &N : Names) {
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, N);
+      if (sys::fs::exists(Candidate) && !sys::fs::is_directory(Candidate))
+        return Candidate.str().str();
+    }
+  return "";
+}
+
+LinkLine parseLinkLine(const std::vector<std::string> &Command) {
+  if (Command.empty())
+    throw SpecError("", "no link command after '--' (respec link [options] -- cc ... -o prog)");
+  LinkLine L;
+  L.arguments = Command;
+  bool Static = false;
+  std::vector<bool> StaticLink; // per input: -static or -Bstatic in force there
+  std::vector<std::string> CommandDirs;
+  for (size_t I = 1; I < Command.size(); ++I) {
+    StringRef A = Command[I];
+    bool Separate = takesValue(A) && I + 1 < Command.size();
+    StringRef Value = Separate ? StringRef(Command[I + 1]) : StringRef();
+    if (A == "-static" || A == "-Wl,-Bstatic" || A == "-Wl,-static")
+      Static = true;
+    else if (A == "-Wl,-Bdynamic" || A == "-Wl,-call_shared")
+      Static = false;
+    if (A == "-o" && Separate) {
+      L.output = Value.str();
+    } else if (A.startswith("-o") && A.size() > 2) {
+      L.output = A.drop_front(2).str();
+    } else if (A == "-L" && Separate) {
+      CommandDirs.push_back(Value.str());
+    } else if (A.startswith("-L") && A.size() > 2) {
+      CommandDirs.push_back(A.drop_front(2).str());
+    } else if (A == "-l" && Separate) {
+      L.inputs.push_back({I, 2, "-l" + Value.str(), "", true});
+    } else if (A.startswith("-l") && A.size() > 2) {
+      L.inputs.push_back({I, 1, A.str(), "", true});
+    } else if (!A.startswith("-")) {
+      if (isSource(A))
+        throw SpecError(A.str(), "respec link links objects: compile this source first "
+                                 "(cc -c), then give its object");
+      L.inputs.push_back({I, 1, A.str(), A.str(), false});
+    }
+    StaticLink.resize(L.inputs.size(), Static);
+    if (Separate)
+      ++I;
+  }
+  L.searchDirs = CommandDirs;
+  for (const std::string &D : compilerLibraryDirs(Command[0]))
+    L.searchDirs.push_back(D);
+  for (size_t I = 0; I < L.inputs.size(); ++I)
+    if (L.inputs[I].library)
+      L.inputs[I].path =
+          findLibrary(StringRef(L.inputs[I].spelling).drop_front(2), L.searchDirs, StaticLink[I]);
+  if (L.output.empty())
+    L.output = "a.out";
+  return L;
+}
+
+/// The directories of /etc/ld.so.conf (and the files it includes).
+static void readLoaderConfig(const std::string &Path, std::vector<std::string> &Dirs,
+                             unsigned Depth) {
+  std::ifstream In(Path);
+  for (std::string Line; Depth < 8 && std::getline(In, Line);) {
+    StringRef L = StringRef(Line).split('#').first.trim();
+    if (L.consume_front("include")) {
+      glob_t Matches;
+      if (glob(L.trim().str().c_str(), 0, nullptr, &Matches) == 0)
+        for (size_t I = 0; I < Matches.gl_pathc; ++I)
+          readLoaderConfig(Matches.gl_pathv[I], Dirs, Depth + 1);
+      globfree(&Matches);
+    } else if (L.startswith("/")) {
+      Dirs.push_back(L.str());
+    }
+  }
+}
+
+std::vector<std::string> systemLibraryDirs() {
+  std::vector<std::string> Dirs;
+  readLoaderConfig("/etc/ld.so.conf", Dirs, 0);
+  for (const char *D : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+    Dirs.push_back(D);
+  return Dirs;
+}
+
+} // namespace respec::link

@@ -1,0 +1,45 @@
+//===- LinkLine.h - A compiler driver's link command, taken apart -*- C++ -*-===//
+//
+// `respec link -- cc main.o -L. -lfoo -o prog` runs the link command it is
+// given, with libraries replaced by the variants their rules choose. To do
+// that it must know the command's inputs (objects, archives, shared objects,
+// -l libraries resolved as the linker resolves them: -L directories first,
+// then the compiler's own library directories, shared before static unless
+// -static or -Wl,-Bstatic is in force) and the arguments that spell each.
+// The command itself is never reordered: a replacement takes the place of
+// the arguments that named the library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_LINK_LINKLINE_H
+#define RESPEC_LINK_LINKLINE_H
+
+#include <string>
+#include <vector>
+
+namespace respec::link {
+
+struct LinkInput {
+  size_t first = 0, count = 1; ///< the arguments that name it
+  std::string spelling;        ///< as the command writes it: main.o, -lfoo
+  std::string path;            ///< the file; empty for a library not found
+  bool library = false;        ///< -lNAME or -l:FILE
+};
+
+struct LinkLine {
+  std::vector<std::string> arguments; ///< the command, compiler first
+  std::vector<LinkInput> inputs;
+  std::vector<std::string> searchDirs; ///< -L, then the compiler's
+  std::string output;                  ///< -o (a.out when absent)
+};
+
+/// Takes the command apart; throws SpecError for what respec link cannot
+/// handle (a source file to compile, no command).
+LinkLine parseLinkLine(const std::vector<std::string> &Command);
+
+/// The directories the dynamic loader searches for a DT_NEEDED library,
+/// after the link's own: the system's, as ldconfig lists them.
+std::vector<std::string> systemLibraryDirs();
+
+} // namespace respec::link
+
+#endif
