@@ -8,3 +8,4 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import lit_respec
 
 lit_respec.configure(config, "respec-link", [".test"], os.path.dirname(__file__))
+config.substitutions.append(("%audit", config.link_audit))
