@@ -28,11 +28,11 @@ static constexpr const char *PropertySection = ".note.respec.property";
 Client::Client(std::vector<const link_rules *> Excluded, std::vector<std::string> DirsForNeeded)
     : excluded(std::move(Excluded)), dirsForNeeded(std::move(DirsForNeeded)) {}
 
-bool Client::isExcluded(const std::string &Path) const {
+const link_rules *Client::decidingRules(const std::string &Path) const {
   for (const link_rules *R : excluded)
     if (link_rules_names_library(R, Path.c_str()))
-      return true;
-  return false;
+      return R;
+  return nullptr;
 }
 
 void Client::addMissing(const std::string &Spelling) {
@@ -98,8 +98,9 @@ template <class ELFT> static std::vector<std::string> neededOf(const ELFFile<ELF
 void Client::addFile(const std::string &Path, bool IsProgram) {
   SmallString<256> Real;
   std::string Key = sys::fs::real_path(Path, Real) ? Path : Real.str().str();
-  if (isExcluded(Path) || !seen.insert(Key).second)
-    return; // decided by its rules, or already read (a library needed twice)
+  if (!seen.insert(Key).second)
+    return; // already read (a library named twice, or needed by two)
+  const link_rules *DecidedBy = decidingRules(Path);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer) {
     unreadFiles.push_back({Path, Buffer.getError().message()});
@@ -116,7 +117,7 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
       unreadFiles.push_back({Name, toString(Bin.takeError())});
       return;
     }
-    File F{Name, {}, {}};
+    File F{Name, {}, {}, DecidedBy};
     std::vector<std::string> Needed;
     if (auto *ELF = dyn_cast<ELFObjectFileBase>(Bin->get())) {
       bool Linked = ELF->getEType() == ELF::ET_EXEC || ELF->getEType() == ELF::ET_DYN;
@@ -191,8 +192,6 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
 }
 
 void Client::addNeeded(const std::string &Name, const std::string &By) {
-  if (isExcluded(Name))
-    return;
   for (const std::string &Dir : dirsForNeeded) {
     SmallString<256> Candidate(Dir);
     sys::path::append(Candidate, Name);
@@ -237,11 +236,12 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
 
 std::string Client::references(const std::string &Pattern, std::string &Symbol) const {
   for (const File &F : files)
-    for (const std::string &S : F.undefined)
-      if (link_symbol_matches(Pattern.c_str(), S.c_str())) {
-        Symbol = S;
-        return F.name;
-      }
+    if (!F.decidedBy)
+      for (const std::string &S : F.undefined)
+        if (link_symbol_matches(Pattern.c_str(), S.c_str())) {
+          Symbol = S;
+          return F.name;
+        }
   if (!unreadFiles.empty()) {
     Symbol = "any symbol (unread: " + unreadFiles.front().second + ")";
     return unreadFiles.front().first;
@@ -251,10 +251,22 @@ std::string Client::references(const std::string &Pattern, std::string &Symbol) 
 
 std::string Client::discloses(const std::string &Property) const {
   for (const File &F : files)
-    for (const std::string &P : F.disclosed)
-      if (P == Property)
-        return F.name;
+    if (!F.decidedBy)
+      for (const std::string &P : F.disclosed)
+        if (P == Property)
+          return F.name;
   return "";
+}
+
+std::optional<std::set<std::string>> Client::referencedSymbols(const link_rules *Library) const {
+  if (!unreadFiles.empty())
+    return std::nullopt;
+  std::set<std::string> Symbols;
+  for (const File &F : files)
+    if (F.decidedBy != Library)
+      for (const std::string &S : F.undefined)
+        Symbols.insert(StringRef(S).split('@').first.str());
+  return Symbols;
 }
 
 std::vector<std::pair<std::string, std::vector<std::string>>> Client::properties() const {

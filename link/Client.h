@@ -26,6 +26,7 @@
 
 #include "rules.h"
 #include "llvm/IR/LLVMContext.h"
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,8 +36,9 @@ namespace respec::link {
 class Client {
 public:
   /// Libraries whose files are not part of the client (the ones being
-  /// decided), matched with link_rules_names_library; DirsForNeeded: where
-  /// needed shared objects are looked for, in order.
+  /// decided), matched with link_rules_names_library: their files are read
+  /// for referencedSymbols() only. DirsForNeeded: where needed shared
+  /// objects are looked for, in order.
   Client(std::vector<const link_rules *> Excluded, std::vector<std::string> DirsForNeeded);
 
   /// Adds a file of the link line, or a linked program: ELF object, archive,
@@ -53,6 +55,11 @@ public:
   /// The first file disclosing Property; empty when none does.
   std::string discloses(const std::string &Property) const;
 
+  /// Every symbol referenced by a file of the link other than Library's own
+  /// (the client and the other decided libraries): what a specialized
+  /// Library must export. None when a file could not be read.
+  std::optional<std::set<std::string>> referencedSymbols(const link_rules *Library) const;
+
   /// Every disclosed property, with the files that disclose it.
   std::vector<std::pair<std::string, std::vector<std::string>>> properties() const;
   /// Files that could not be read, and why.
@@ -66,6 +73,7 @@ private:
     std::string name;                  ///< as --explain shows it
     std::vector<std::string> undefined; ///< symbols it references
     std::vector<std::string> disclosed; ///< properties
+    const link_rules *decidedBy;        ///< a decided library's file, or null
   };
   std::vector<const link_rules *> excluded;
   std::vector<std::string> dirsForNeeded;
@@ -76,7 +84,7 @@ private:
   /// Storage for the strings returned through the C callbacks.
   mutable std::string lastFile, lastSymbol;
 
-  bool isExcluded(const std::string &Path) const;
+  const link_rules *decidingRules(const std::string &Path) const;
   void addNeeded(const std::string &Name, const std::string &By);
   void addLinkerScript(const std::string &Path, llvm::StringRef Text);
 };

@@ -62,8 +62,26 @@ static void installEntry(Module &M, Function &Generic, Function &Spec,
   Return(Generic);
 }
 
+/// Makes every definition of M that Exports does not name internal.
+static void keepOnlyExports(Module &M, const std::set<std::string> &Exports) {
+  auto Hide = [&](GlobalValue &G) {
+    if (!G.isDeclaration() && !G.hasLocalLinkage() && !G.getName().startswith("llvm.") &&
+        !Exports.count(G.getName().str())) {
+      G.setLinkage(GlobalValue::InternalLinkage);
+      G.setVisibility(GlobalValue::DefaultVisibility);
+    }
+  };
+  for (Function &F : M)
+    Hide(F);
+  for (GlobalVariable &G : M.globals())
+    Hide(G);
+  for (GlobalAlias &A : M.aliases())
+    Hide(A);
+}
+
 SpecializedLibrary specializeLibrary(const link_rules &Rules, const link_variant &Variant,
                                      const std::set<std::string> &Facts,
+                                     const std::set<std::string> *Exports,
                                      const std::string &ObjectPath) {
   std::string Where = std::string(Rules.path) + ":" + std::to_string(Variant.line);
   LLVMContext Ctx;
@@ -124,6 +142,8 @@ SpecializedLibrary specializeLibrary(const link_rules &Rules, const link_variant
     Result.functions.push_back(std::move(Out));
   }
   internalizeForLinking(*M, Done, LinkMode::ReplacesSources);
+  if (Exports)
+    keepOnlyExports(*M, *Exports);
   // The clean-up may inline a specialized body into its entry and delete it:
   // its size is counted by name, entry included.
   std::vector<std::vector<std::string>> CodeNames;

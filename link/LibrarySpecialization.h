@@ -22,8 +22,15 @@
 // branch per call. Facts without a check are the client's promise: rules
 // should give one to every fact with a cheap run-time witness.
 //
-// Every other definition keeps its linkage (as --replaces-sources): the object
-// replaces the library on the link line and serves the rest of its API.
+// The object replaces the library on the link line. It exports what the rest
+// of the link references (the client's objects, archives and shared objects,
+// and the other libraries the rules decide) and nothing else: every other
+// definition becomes internal, and the clean-up deletes what no exported code
+// reaches: the library is debloated for its client (as whole-program
+// specializers such as OCCAM do). A symbol the program would only find with
+// dlsym is gone: that is the contract of a specialized variant (link/README.md).
+// When some file of the link could not be read, what it references is not
+// known, and every definition keeps its linkage.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_LINK_LIBRARYSPECIALIZATION_H
@@ -49,10 +56,12 @@ struct SpecializedLibrary {
   std::set<std::string> factsRelied;
 };
 
-/// Specializes Variant's bitcode for a client with Facts and writes the
-/// object to ObjectPath (atomically). Throws SpecError at the rules' line.
+/// Specializes Variant's bitcode for a client with Facts, exporting only the
+/// symbols in Exports (all when null), and writes the object to ObjectPath
+/// (atomically). Throws SpecError at the rules' line.
 SpecializedLibrary specializeLibrary(const link_rules &Rules, const link_variant &Variant,
                                      const std::set<std::string> &Facts,
+                                     const std::set<std::string> *Exports,
                                      const std::string &ObjectPath);
 
 } // namespace respec::link

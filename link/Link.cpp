@@ -267,12 +267,10 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
           D.inputs.push_back(I);
           Decided = true;
         }
-      if (Decided)
-        continue;
-      if (In.path.empty())
+      if (!In.path.empty())
+        Who.addFile(In.path); // a decided library's file: for what it references
+      else if (!Decided)
         Who.addMissing(In.spelling);
-      else
-        Who.addFile(In.path);
     }
   } else {
     if (!sys::fs::exists(Options.program))
@@ -301,7 +299,9 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       if (Options.verbose)
         errs() << "respec link: specializing " << D.rules->library << " for this program ("
                << D.chosen->name << ")\n";
-      D.specialized = specializeLibrary(*D.rules, *D.chosen, Facts, Object);
+      std::optional<std::set<std::string>> Exports = Who.referencedSymbols(D.rules.get());
+      D.specialized = specializeLibrary(*D.rules, *D.chosen, Facts,
+                                        Exports ? &*Exports : nullptr, Object);
       D.replacement = {Object};
     } else {
       D.replacement.assign(D.chosen->link, D.chosen->link + D.chosen->link_count);
