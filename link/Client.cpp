@@ -35,6 +35,10 @@ const link_rules *Client::decidingRules(const std::string &Path) const {
   return nullptr;
 }
 
+void Client::addProperty(const std::string &Property, const std::string &From) {
+  files.push_back({From, {}, {Property}, nullptr});
+}
+
 void Client::addMissing(const std::string &Spelling) {
   unreadFiles.push_back({Spelling, "no library directory holds it"});
 }

@@ -46,6 +46,8 @@ public:
   /// and INPUT files are added). IsProgram: a linked program, whose notes
   /// are its objects' disclosures (a shared object's are not).
   void addFile(const std::string &Path, bool IsProgram = false);
+  /// A property disclosed for the program by From (the command line).
+  void addProperty(const std::string &Property, const std::string &From);
   /// A library the link line names that no directory holds.
   void addMissing(const std::string &Spelling);
 

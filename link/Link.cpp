@@ -123,7 +123,7 @@ struct Decision {
 void printDecision(raw_ostream &Out, const Decision &D, const LinkLine *Line) {
   const link_rules &R = *D.rules;
   Out << "library " << R.library << " (rules " << R.path << ")\n";
-  if (Line && D.inputs.empty())
+  if (Line && D.inputs.empty() && !R.implicit)
     Out << "  not linked: the command names no -l" << R.library << ", lib" << R.library
         << ".a or lib" << R.library << ".so\n";
   for (const link_fact_outcome &F : D.facts)
@@ -277,6 +277,8 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       throw SpecError(Options.program, "no such program");
     Who.addFile(Options.program, /*IsProgram=*/true);
   }
+  for (const std::string &P : Options.properties)
+    Who.addProperty(P, "--property");
 
   link_client Callbacks = Who.callbacks();
   WorkDirectory Work;
@@ -286,7 +288,7 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
     D.unmet.assign(D.rules->variant_count, nullptr);
     D.chosen = link_rules_choose(D.rules.get(), D.facts.data(), D.facts.size(), &Callbacks,
                                  D.unmet.data());
-    if (!D.chosen || (Line && D.inputs.empty()))
+    if (!D.chosen || (Line && D.inputs.empty() && !D.rules->implicit))
       continue;
     if (D.chosen->bitcode && Line) {
       std::set<std::string> Facts;
@@ -334,6 +336,10 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
     Command.insert(Command.end(), ReplaceAt[I]->begin(), ReplaceAt[I]->end());
     I += Skip[I] - 1;
   }
+  // After every input, so that the implicit library's own comes after them.
+  for (const Decision &D : Decisions)
+    if (D.rules->implicit && D.chosen && D.inputs.empty())
+      Command.insert(Command.end(), D.replacement.begin(), D.replacement.end());
   if (Options.verbose || Options.dryRun)
     Out << "link: " << shellQuoted(Command) << "\n";
   if (Options.dryRun)

@@ -18,7 +18,9 @@
 //   5. puts the variant in the library's place on the command line: the
 //      files of its `link` line, or an object respec's partial evaluator
 //      specializes from the library's bitcode with the client's facts
-//      (LibrarySpecialization.h), in a temporary directory;
+//      (LibrarySpecialization.h), in a temporary directory; an implicit
+//      library (the C library, which the driver links unnamed) gets its
+//      variant's files after the command's inputs;
 //   6. runs the command, and removes what it made.
 //
 // --explain prints every fact with the symbol, file or property that decided
@@ -46,6 +48,7 @@ namespace respec::link {
 
 struct LinkOptions {
   std::vector<std::string> rulesFiles; ///< --rules, in order
+  std::vector<std::string> properties; ///< --property: disclosed for the program
   std::vector<std::string> command;    ///< the link command (after --)
   std::string program;                 ///< --program: a linked program instead
   bool explain = false;

@@ -77,8 +77,7 @@ static char *absolute(struct parser *p, const char *file)
 	return joined;
 }
 
-/* A fact or property name: letters, digits, '-', '_', '.'. */
-static bool valid_name(const char *name)
+bool link_valid_name(const char *name)
 {
 	if (!*name)
 		return false;
@@ -91,7 +90,7 @@ static bool valid_name(const char *name)
 
 static bool check_name(struct parser *p, const char *what, const char *name)
 {
-	if (!valid_name(name))
+	if (!link_valid_name(name))
 		fail(p, "'%s' is not a valid %s name (letters, digits, '-', '_', '.')", name,
 		     what);
 	return !p->failed;
@@ -249,7 +248,8 @@ static void parse_variant_line(struct parser *p, struct link_variant *v, char **
 			return;
 		}
 		for (size_t i = 1; i < n && !p->failed; i++)
-			v->link[v->link_count++] = absolute(p, words[i]);
+			v->link[v->link_count++] =
+				words[i][0] == '-' ? copy(p, words[i]) : absolute(p, words[i]);
 	} else if (strcmp(words[0], "specialize") == 0) {
 		if (v->link || v->bitcode) {
 			fail(p, "variant '%s' already says what replaces the library", v->name);
@@ -305,7 +305,7 @@ static void parse_line(struct parser *p, struct link_rules *r, char *line)
 	if (strcmp(words[0], "library") == 0) {
 		if (r->library)
 			fail(p, "a second 'library' line (a rules file is for one library)");
-		else if (n != 2 || !valid_name(words[1]))
+		else if (n != 2 || !link_valid_name(words[1]))
 			fail(p, "'library' needs one name: library NAME (for -lNAME, libNAME.a, "
 				"libNAME.so)");
 		else
@@ -316,12 +316,16 @@ static void parse_line(struct parser *p, struct link_rules *r, char *line)
 		fail(p, "the first directive must be 'library NAME'");
 		return;
 	}
-	if (strcmp(words[0], "fact") == 0) {
+	if (strcmp(words[0], "implicit") == 0) {
+		if (n != 1)
+			fail(p, "'implicit' takes nothing after it");
+		r->implicit = true;
+	} else if (strcmp(words[0], "fact") == 0) {
 		parse_fact(p, r, words, n);
 	} else if (strcmp(words[0], "check") == 0) {
 		parse_check(p, r, words, n);
 	} else if (strcmp(words[0], "variant") == 0) {
-		if (n != 2 || !valid_name(words[1])) {
+		if (n != 2 || !link_valid_name(words[1])) {
 			fail(p, "'variant' needs one name: variant NAME");
 			return;
 		}
@@ -340,7 +344,8 @@ static void parse_line(struct parser *p, struct link_rules *r, char *line)
 		   strcmp(words[0], "specialize") == 0) {
 		fail(p, "'%s' belongs to a variant: indent it under a 'variant' line", words[0]);
 	} else {
-		fail(p, "unknown directive '%s' (library, fact, check, variant)", words[0]);
+		fail(p, "unknown directive '%s' (library, implicit, fact, check, variant)",
+		     words[0]);
 	}
 }
 
@@ -355,6 +360,9 @@ static void check_variants(struct parser *p, struct link_rules *r)
 		else if (!v->link && !v->bitcode)
 			fail(p, "variant '%s' has neither a 'link' nor a 'specialize' line",
 			     v->name);
+		else if (v->bitcode && r->implicit)
+			fail(p, "variant '%s': an implicit library's variants can only 'link' "
+				"files (its code is not on the link line to specialize)", v->name);
 	}
 }
 

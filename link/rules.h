@@ -18,6 +18,11 @@
  *   library NAME
  *       The library the rules are for: the link line's -lNAME, libNAME.a,
  *       libNAME.so or libNAME.so.N. Once, before anything else.
+ *   implicit
+ *       The compiler driver links the library without the command naming it
+ *       (the C library: library c): a chosen variant's `link` files are
+ *       added after the command's own inputs instead of replacing one. Only
+ *       `link` variants, and only at link time.
  *   fact FACT unless-referenced PATTERN...
  *   fact FACT if-referenced PATTERN...
  *   fact FACT if-property PROPERTY...
@@ -40,9 +45,11 @@
  *     when FACT...        each FACT must hold (!FACT: must not); a disclosed
  *                         property is a fact of the same name
  *     link FILE...        these files replace the library on the link line
- *                         (relative to the rules file's directory); a shared
- *                         object among them is also what the audit module
- *                         loads instead of the library
+ *                         (relative to the rules file's directory; an
+ *                         argument starting with '-', such as -ljemalloc,
+ *                         goes to the command as it is); a shared object
+ *                         among them is also what the audit module loads
+ *                         instead of the library
  *     specialize BITCODE FUNCTION=SPEC...
  *                         respec's partial evaluator specializes the library's
  *                         code in BITCODE (`respec embed --emit-llvm`) with
@@ -111,6 +118,7 @@ struct link_variant {
 struct link_rules {
 	char *path;
 	char *library;
+	bool implicit;
 	struct link_condition *conditions;
 	size_t condition_count;
 	struct link_check *checks;
@@ -164,6 +172,10 @@ const struct link_variant *link_rules_choose(const struct link_rules *rules,
 /* Whether file names the library: libNAME.a, libNAME.so, libNAME.so.N... or
  * -lNAME (base name compared). */
 bool link_rules_names_library(const struct link_rules *rules, const char *file);
+
+/* Whether name is a valid fact or property name: letters, digits, '-', '_',
+ * '.'. */
+bool link_valid_name(const char *name);
 
 /* Whether symbol (its version, as in fork@GLIBC_2.2.5, ignored) matches the
  * shell pattern. */

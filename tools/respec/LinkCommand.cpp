@@ -6,6 +6,7 @@
 #include "LinkCommand.h"
 #include "Diagnostics.h"
 #include "Link.h"
+#include "rules.h"
 #include "Usage.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,8 +45,10 @@ format is in link/README.md; in short:
       specialize libcounter.bc counter_add=counter_add_spec
 
 A program discloses a property with RESPEC_PROPERTY("big-io") at file scope
-in any of its sources (<respec/link.h>); a property is also a fact by that
-name.
+in any of its sources (<respec/link.h>), or its build does with --property;
+a property is also a fact by that name. Rules for the C library (`library c`
+with `implicit`: the driver links it unnamed) add their variant's files after
+the command's inputs: a different malloc, say.
 
 With --program, the rules are evaluated for an already linked program (its
 dynamic symbols, its notes, the libraries it needs), as the audit module
@@ -54,6 +57,9 @@ librespec-link-audit.so does when the program starts
 
 options:
   --rules FILE     a library's rules (repeatable)
+  --property NAME  disclose NAME for the program, as RESPEC_PROPERTY in one of
+                   its sources would (for programs whose sources you do not
+                   change; repeatable)
   --explain        print every fact and why it holds or not, every variant
                    and why it was or was not chosen, and what the chosen one
                    changed (files, specialized functions, code bytes)
@@ -81,6 +87,12 @@ LinkOptions parse(int Argc, char **Argv) {
       break;
     } else if (A == "--rules") {
       O.rulesFiles.push_back(optionValue("respec link", Argc, Argv, I));
+    } else if (A == "--property") {
+      std::string P = optionValue("respec link", Argc, Argv, I);
+      if (!link_valid_name(P.c_str()))
+        usageError("respec link", "--property takes a name (letters, digits, '-', '_', '.'), not '" +
+                                      P + "'");
+      O.properties.push_back(P);
     } else if (A == "--program") {
       O.program = optionValue("respec link", Argc, Argv, I);
     } else if (A == "--explain") {
