@@ -158,7 +158,8 @@ void printDecision(raw_ostream &Out, const Decision &D, const LinkLine *Line) {
     Out << "  links the library's code specialized for this program in its place\n";
   else
     for (const std::string &File : D.replacement)
-      Out << "  links " << File << " in place of the library\n";
+      Out << "  links " << File
+          << (R.implicit ? " ahead of the library\n" : " in place of the library\n");
   for (const SpecializedFunction &F : D.specialized.functions) {
     Out << "  specialized " << F.function << " from " << F.spec << ": "
         << F.stats.instructionsEvaluated << " instructions evaluated, "
