@@ -39,8 +39,8 @@ void Client::addProperty(const std::string &Property, const std::string &From) {
   files.push_back({From, {}, {Property}, nullptr});
 }
 
-void Client::addMissing(const std::string &Spelling) {
-  unreadFiles.push_back({Spelling, "no library directory holds it"});
+void Client::addUnread(const std::string &Spelling, const std::string &Why) {
+  unreadFiles.push_back({Spelling, Why});
 }
 
 /// The properties disclosed in an ELF file's note sections.
@@ -240,7 +240,7 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
 
 std::string Client::references(const std::string &Pattern, std::string &Symbol) const {
   for (const File &F : files)
-    if (!F.decidedBy)
+    if (!judging || F.decidedBy != judging)
       for (const std::string &S : F.undefined)
         if (link_symbol_matches(Pattern.c_str(), S.c_str())) {
           Symbol = S;
@@ -255,7 +255,7 @@ std::string Client::references(const std::string &Pattern, std::string &Symbol) 
 
 std::string Client::discloses(const std::string &Property) const {
   for (const File &F : files)
-    if (!F.decidedBy)
+    if (!judging || F.decidedBy != judging)
       for (const std::string &P : F.disclosed)
         if (P == Property)
           return F.name;

@@ -36,8 +36,8 @@ namespace respec::link {
 class Client {
 public:
   /// Libraries whose files are not part of the client (the ones being
-  /// decided), matched with link_rules_names_library: their files are read
-  /// for referencedSymbols() only. DirsForNeeded: where needed shared
+  /// decided), matched with link_rules_names_library: a library's own files
+  /// do not count while its rules are evaluated (judge()). DirsForNeeded: where needed shared
   /// objects are looked for, in order.
   Client(std::vector<const link_rules *> Excluded, std::vector<std::string> DirsForNeeded);
 
@@ -48,8 +48,12 @@ public:
   void addFile(const std::string &Path, bool IsProgram = false);
   /// A property disclosed for the program by From (the command line).
   void addProperty(const std::string &Property, const std::string &From);
-  /// A library the link line names that no directory holds.
-  void addMissing(const std::string &Spelling);
+  /// A file or library of the link that cannot be read, and why.
+  void addUnread(const std::string &Spelling, const std::string &Why);
+
+  /// The library whose rules are being evaluated: its own files are not its
+  /// client (every other file counts, other decided libraries' included).
+  void judge(const link_rules *Library) { judging = Library; }
 
   /// The first file referencing a symbol that matches Pattern (the symbol
   /// in Symbol); empty when none does.
@@ -78,6 +82,7 @@ private:
     const link_rules *decidedBy;        ///< a decided library's file, or null
   };
   std::vector<const link_rules *> excluded;
+  const link_rules *judging = nullptr;
   std::vector<std::string> dirsForNeeded;
   std::vector<File> files;
   std::vector<std::pair<std::string, std::string>> unreadFiles;

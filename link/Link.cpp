@@ -271,8 +271,10 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       if (!In.path.empty())
         Who.addFile(In.path); // a decided library's file: for what it references
       else if (!Decided)
-        Who.addMissing(In.spelling);
+        Who.addUnread(In.spelling, "no library directory holds it");
     }
+    for (const std::string &Arg : Line->linkerInputs)
+      Who.addUnread(Arg, "an input given to the linker itself, which respec link does not read");
   } else {
     if (!sys::fs::exists(Options.program))
       throw SpecError(Options.program, "no such program");
@@ -284,6 +286,7 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
   link_client Callbacks = Who.callbacks();
   WorkDirectory Work;
   for (Decision &D : Decisions) {
+    Who.judge(D.rules.get());
     D.facts.resize(link_rules_fact_count(D.rules.get()));
     D.facts.resize(link_rules_evaluate(D.rules.get(), &Callbacks, D.facts.data()));
     D.unmet.assign(D.rules->variant_count, nullptr);
@@ -302,7 +305,10 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       if (Options.verbose)
         errs() << "respec link: specializing " << D.rules->library << " for this program ("
                << D.chosen->name << ")\n";
-      std::optional<std::set<std::string>> Exports = Who.referencedSymbols(D.rules.get());
+      // A shared library's exports are for programs not linked yet: all stay.
+      std::optional<std::set<std::string>> Exports;
+      if (!Line->shared)
+        Exports = Who.referencedSymbols(D.rules.get());
       D.specialized = specializeLibrary(*D.rules, *D.chosen, Facts,
                                         Exports ? &*Exports : nullptr, Object);
       D.replacement = {Object};
@@ -323,10 +329,13 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
   std::vector<std::string> Command;
   std::vector<const std::vector<std::string> *> ReplaceAt(Line->arguments.size(), nullptr);
   std::vector<size_t> Skip(Line->arguments.size(), 0);
+  // A library named twice (link lines repeat archives for cycles) gets its
+  // variant once, where it was first named.
+  static const std::vector<std::string> Nothing;
   for (const Decision &D : Decisions)
     for (size_t In : D.inputs)
       if (D.chosen) {
-        ReplaceAt[Line->inputs[In].first] = &D.replacement;
+        ReplaceAt[Line->inputs[In].first] = In == D.inputs.front() ? &D.replacement : &Nothing;
         Skip[Line->inputs[In].first] = Line->inputs[In].count;
       }
   for (size_t I = 0; I < Line->arguments.size(); ++I) {

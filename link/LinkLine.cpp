@@ -100,6 +100,17 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
       Static = true;
     else if (A == "-Wl,-Bdynamic" || A == "-Wl,-call_shared")
       Static = false;
+    if (A == "-shared")
+      L.shared = true;
+    // What goes to the linker unseen by the driver: any input among it.
+    SmallVector<StringRef, 4> ForLinker;
+    if (A.startswith("-Wl,"))
+      A.drop_front(4).split(ForLinker, ',', -1, false);
+    else if (A == "-Xlinker" && Separate)
+      ForLinker.push_back(Value);
+    for (StringRef W : ForLinker)
+      if (W.startswith("-l") || W.startswith("--library") || !W.startswith("-"))
+        L.linkerInputs.push_back(A.str() + (A == "-Xlinker" ? " " + Value.str() : ""));
     if (A == "-o" && Separate) {
       L.output = Value.str();
     } else if (A.startswith("-o") && A.size() > 2) {

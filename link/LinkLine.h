@@ -30,6 +30,10 @@ struct LinkLine {
   std::vector<LinkInput> inputs;
   std::vector<std::string> searchDirs; ///< -L, then the compiler's
   std::string output;                  ///< -o (a.out when absent)
+  bool shared = false;                 ///< -shared: the output is a library
+  /// Inputs handed to the linker itself (-Wl,-lfoo, -Xlinker libx.a): not
+  /// read, so they count as referencing every symbol.
+  std::vector<std::string> linkerInputs;
 };
 
 /// Takes the command apart; throws SpecError for what respec link cannot

@@ -51,6 +51,7 @@ struct client_file {
 	char *path;
 	char **symbols;
 	size_t symbol_count;
+	const struct link_rules *decided_by; /* a library with rules: not its own client */
 };
 
 struct client {
@@ -150,12 +151,13 @@ static bool is_elf64(const struct mapped *m)
 	       h->e_shentsize == sizeof(Elf64_Shdr);
 }
 
-static bool excluded(const char *path)
+/* The rules of the library at path, if it has any. */
+static const struct link_rules *deciding_rules(const char *path)
 {
 	for (size_t i = 0; i < decision_count; i++)
 		if (link_rules_names_library(decisions[i].rules, path))
-			return true;
-	return false;
+			return decisions[i].rules;
+	return NULL;
 }
 
 static void add_file(const char *path, bool is_program);
@@ -186,8 +188,6 @@ static void push_search_path(char ***dirs, size_t *count, const char *list, cons
 static void add_needed(const char *name, const char *needed_by, const char *rpath,
 		       const char *runpath)
 {
-	if (excluded(name))
-		return;
 	if (strchr(name, '/')) {
 		add_file(name, false);
 		return;
@@ -236,9 +236,14 @@ static void read_properties(const struct mapped *m, const Elf64_Shdr *note)
 	const unsigned char *p = m->data + note->sh_offset, *end = p + note->sh_size;
 	while (end - p >= (long)sizeof(Elf64_Nhdr)) {
 		const Elf64_Nhdr *n = (const Elf64_Nhdr *)p;
-		size_t name_size = (n->n_namesz + 3) & ~3u, desc_size = (n->n_descsz + 3) & ~3u;
-		const unsigned char *name = p + sizeof *n, *desc = name + name_size;
-		if (name_size > (size_t)(end - name) || desc_size > (size_t)(end - desc))
+		/* Rounded in size_t: a size near 2^32 must not wrap to a small one. */
+		size_t name_size = ((size_t)n->n_namesz + 3) & ~(size_t)3;
+		size_t desc_size = ((size_t)n->n_descsz + 3) & ~(size_t)3;
+		const unsigned char *name = p + sizeof *n;
+		if (name_size > (size_t)(end - name))
+			return;
+		const unsigned char *desc = name + name_size;
+		if (desc_size > (size_t)(end - desc))
 			return;
 		if (n->n_namesz == 7 && memcmp(name, "respec", 7) == 0 &&
 		    n->n_type == 0x52504c31u /* RESPEC_PROPERTY_NOTE_TYPE */ && n->n_descsz &&
@@ -277,7 +282,7 @@ static void add_file(const char *path, bool is_program)
 	}
 	program.files = grown;
 	struct client_file *f = &program.files[program.file_count++];
-	*f = (struct client_file){.path = real};
+	*f = (struct client_file){.path = real, .decided_by = deciding_rules(path)};
 
 	const Elf64_Ehdr *h = (const Elf64_Ehdr *)m.data;
 	const Elf64_Shdr *names = section(&m, h->e_shstrndx);
@@ -326,15 +331,16 @@ static void add_file(const char *path, bool is_program)
 	munmap((void *)m.data, m.size);
 }
 
+/* context: the rules being evaluated, whose library's own files do not count. */
 static const char *references(void *context, const char *pattern, const char **symbol)
 {
-	(void)context;
 	for (size_t i = 0; i < program.file_count; i++)
-		for (size_t k = 0; k < program.files[i].symbol_count; k++)
-			if (link_symbol_matches(pattern, program.files[i].symbols[k])) {
-				*symbol = program.files[i].symbols[k];
-				return program.files[i].path;
-			}
+		if (program.files[i].decided_by != context)
+			for (size_t k = 0; k < program.files[i].symbol_count; k++)
+				if (link_symbol_matches(pattern, program.files[i].symbols[k])) {
+					*symbol = program.files[i].symbols[k];
+					return program.files[i].path;
+				}
 	if (program.unread) {
 		*symbol = "any symbol (unread)";
 		return program.unread;
@@ -413,7 +419,8 @@ static void load_rules(void)
 static const char *shared_object_of(const struct link_variant *v)
 {
 	for (size_t i = 0; i < v->link_count; i++) {
-		const char *so = strstr(v->link[i], ".so");
+		const char *base = strrchr(v->link[i], '/');
+		const char *so = strstr(base ? base + 1 : v->link[i], ".so");
 		if (so && (so[3] == '\0' || so[3] == '.'))
 			return v->link[i];
 	}
@@ -425,7 +432,8 @@ static void decide(struct decision *d, const char *name)
 	d->decided = true;
 	if (!client_read)
 		read_client();
-	struct link_client client = {.references = references, .discloses = discloses};
+	struct link_client client = {
+		.references = references, .discloses = discloses, .context = d->rules};
 	size_t count = link_rules_fact_count(d->rules);
 	struct link_fact_outcome *facts = calloc(count ? count : 1, sizeof *facts);
 	if (!facts)

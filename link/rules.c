@@ -102,15 +102,16 @@ enum { MAX_WORDS = 256 };
 static size_t split(char *line, char **words)
 {
 	size_t n = 0;
-	for (char *c = line; *c && *c != '#';) {
+	line[strcspn(line, "#")] = '\0'; /* a comment may follow a word directly */
+	for (char *c = line; *c;) {
 		while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n')
 			*c++ = '\0';
-		if (!*c || *c == '#')
+		if (!*c)
 			break;
 		if (n == MAX_WORDS)
 			return MAX_WORDS + 1;
 		words[n++] = c;
-		while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n' && *c != '#')
+		while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n')
 			c++;
 	}
 	return n;
@@ -273,6 +274,13 @@ static void parse_variant_line(struct parser *p, struct link_variant *v, char **
 				return;
 			}
 			*equals = '\0';
+			for (size_t j = 0; j < v->replacement_count; j++)
+				if (strcmp(v->replacements[j].function, words[i]) == 0 ||
+				    strcmp(v->replacements[j].spec, equals + 1) == 0) {
+					fail(p, "'%s=%s': each function and each spec once per "
+						"'specialize' line", words[i], equals + 1);
+					return;
+				}
 			struct link_replacement *r = &v->replacements[v->replacement_count++];
 			r->function = copy(p, words[i]);
 			r->spec = copy(p, equals + 1);

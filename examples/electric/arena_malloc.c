@@ -24,7 +24,10 @@
  * thread and nothing is locked; once any thread has been created (however:
  * pthread_create, or through dlsym) it stays clear and every call takes one
  * mutex, which fork holds across (as glibc's malloc does) so that the child
- * never inherits it locked. The rules that choose this allocator (malloc.rules) ask only that
+ * never inherits it locked. Known limit: the handlers are registered by a
+ * constructor of the program, so they run after other libraries' prepare
+ * handlers and before their parent and child ones; a library whose fork
+ * handlers allocate, in a process with threads, would wait on the mutex. The rules that choose this allocator (malloc.rules) ask only that
  * the program be short-running; it is correct for any program.
  *
  * The functions are those glibc's manual lists for replacing malloc (malloc,
@@ -299,7 +302,15 @@ void *aligned_alloc(size_t alignment, size_t n)
 
 void *memalign(size_t alignment, size_t n)
 {
-	return aligned_alloc(alignment, n);
+	/* As glibc: an alignment that is not a power of two is rounded up to one. */
+	if (alignment > (SIZE_MAX >> 1) + 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	size_t rounded = GRAIN;
+	while (rounded < alignment)
+		rounded <<= 1;
+	return allocate_aligned(rounded, n);
 }
 
 void *valloc(size_t n)
