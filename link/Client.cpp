@@ -43,16 +43,20 @@ void Client::addUnread(const std::string &Spelling, const std::string &Why) {
   unreadFiles.push_back({Spelling, Why});
 }
 
+/// An ELF file's section headers; none when they cannot be read.
+template <class ELFT> static typename ELFT::ShdrRange sectionsOf(const ELFFile<ELFT> &E) {
+  Expected<typename ELFT::ShdrRange> Sections = E.sections();
+  if (Sections)
+    return *Sections;
+  consumeError(Sections.takeError());
+  return {};
+}
+
 /// The properties disclosed in an ELF file's note sections.
 template <class ELFT>
 static std::vector<std::string> propertiesOf(const ELFFile<ELFT> &E) {
   std::vector<std::string> Found;
-  Expected<typename ELFT::ShdrRange> Sections = E.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return Found;
-  }
-  for (const typename ELFT::Shdr &Sec : *Sections) {
+  for (const typename ELFT::Shdr &Sec : sectionsOf(E)) {
     Expected<StringRef> Name = E.getSectionName(Sec);
     if (!Name || *Name != PropertySection || Sec.sh_type != ELF::SHT_NOTE) {
       if (!Name)
@@ -73,12 +77,7 @@ static std::vector<std::string> propertiesOf(const ELFFile<ELFT> &E) {
 /// DT_NEEDED of an ELF shared object or program.
 template <class ELFT> static std::vector<std::string> neededOf(const ELFFile<ELFT> &E) {
   std::vector<std::string> Needed;
-  Expected<typename ELFT::ShdrRange> Sections = E.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return Needed;
-  }
-  for (const typename ELFT::Shdr &Sec : *Sections) {
+  for (const typename ELFT::Shdr &Sec : sectionsOf(E)) {
     if (Sec.sh_type != ELF::SHT_DYNAMIC)
       continue;
     Expected<StringRef> Strings = E.getLinkAsStrtab(Sec);

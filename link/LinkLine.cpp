@@ -1,14 +1,13 @@
 //===- LinkLine.cpp - Taking a link command apart -------------------------===//
 #include "LinkLine.h"
 #include "Diagnostics.h"
+#include "loader_dirs.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include <fstream>
-#include <glob.h>
 #include <set>
 
 using namespace llvm;
@@ -145,29 +144,13 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
   return L;
 }
 
-/// The directories of /etc/ld.so.conf (and the files it includes).
-static void readLoaderConfig(const std::string &Path, std::vector<std::string> &Dirs,
-                             unsigned Depth) {
-  std::ifstream In(Path);
-  for (std::string Line; Depth < 8 && std::getline(In, Line);) {
-    StringRef L = StringRef(Line).split('#').first.trim();
-    if (L.consume_front("include")) {
-      glob_t Matches;
-      if (glob(L.trim().str().c_str(), 0, nullptr, &Matches) == 0)
-        for (size_t I = 0; I < Matches.gl_pathc; ++I)
-          readLoaderConfig(Matches.gl_pathv[I], Dirs, Depth + 1);
-      globfree(&Matches);
-    } else if (L.startswith("/")) {
-      Dirs.push_back(L.str());
-    }
-  }
-}
-
 std::vector<std::string> systemLibraryDirs() {
   std::vector<std::string> Dirs;
-  readLoaderConfig("/etc/ld.so.conf", Dirs, 0);
-  for (const char *D : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"})
-    Dirs.push_back(D);
+  link_loader_dirs(
+      [](const char *Dir, void *Context) {
+        static_cast<std::vector<std::string> *>(Context)->push_back(Dir);
+      },
+      &Dirs);
   return Dirs;
 }
 

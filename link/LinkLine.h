@@ -41,7 +41,7 @@ struct LinkLine {
 LinkLine parseLinkLine(const std::vector<std::string> &Command);
 
 /// The directories the dynamic loader searches for a DT_NEEDED library,
-/// after the link's own: the system's, as ldconfig lists them.
+/// after the link's own (loader_dirs.h).
 std::vector<std::string> systemLibraryDirs();
 
 } // namespace respec::link

@@ -32,11 +32,11 @@
  * file that does not parse is reported and ignored.
  */
 #define _GNU_SOURCE
+#include "loader_dirs.h"
 #include "rules.h"
 
 #include <elf.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -357,37 +357,16 @@ static const char *discloses(void *context, const char *property)
 	return NULL;
 }
 
-/* The loader's directories after the per-file ones: /etc/ld.so.conf's, then
- * the system's. */
-static void read_loader_config(const char *path, unsigned depth)
+static void add_loader_dir(const char *dir, void *context)
 {
-	FILE *in = depth < 8 ? fopen(path, "re") : NULL;
-	char line[4096];
-	while (in && fgets(line, sizeof line, in)) {
-		line[strcspn(line, "#\r\n")] = '\0';
-		char *start = line + strspn(line, " \t");
-		if (strncmp(start, "include", 7) == 0) {
-			glob_t matches;
-			if (glob(start + 7 + strspn(start + 7, " \t"), 0, NULL, &matches) == 0)
-				for (size_t i = 0; i < matches.gl_pathc; i++)
-					read_loader_config(matches.gl_pathv[i], depth + 1);
-			globfree(&matches);
-		} else if (*start == '/') {
-			start[strcspn(start, " \t")] = '\0';
-			push_string(&program.dirs, &program.dir_count, start);
-		}
-	}
-	if (in)
-		fclose(in);
+	(void)context;
+	push_string(&program.dirs, &program.dir_count, dir);
 }
 
 static void read_client(void)
 {
 	client_read = true;
-	read_loader_config("/etc/ld.so.conf", 0);
-	static const char *const system_dirs[] = {"/lib64", "/usr/lib64", "/lib", "/usr/lib"};
-	for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
-		push_string(&program.dirs, &program.dir_count, system_dirs[i]);
+	link_loader_dirs(add_loader_dir, NULL);
 	add_file("/proc/self/exe", true);
 }
 
