@@ -26,6 +26,20 @@ static bool takesValue(StringRef A) {
   return WithValue.count(A.str()) != 0;
 }
 
+/// Options of the linker itself (given through -Wl, or -Xlinker) whose value is
+/// the next word: `-z relro`, `-rpath DIR`. Their values are not inputs.
+static bool linkerOptionTakesValue(StringRef W) {
+  static const std::set<std::string> WithValue = {
+      "-z",           "-rpath",          "-rpath-link",      "-soname",    "-h",
+      "-m",           "-e",              "--entry",          "-Map",       "-O",
+      "-u",           "--undefined",     "--defsym",         "--wrap",     "-y",
+      "--trace-symbol", "--exclude-libs", "--dynamic-linker", "-I",        "-plugin",
+      "-plugin-opt",  "--sysroot",       "--version-script", "--dynamic-list",
+      "-Ttext",       "-Tdata",          "-Tbss",
+      "-L",           "--library-path"};
+  return WithValue.count(W.str()) != 0;
+}
+
 static bool isSource(StringRef File) {
   static const std::set<std::string> Extensions = {".c", ".cc", ".cpp", ".cxx", ".C",
                                                    ".i", ".s", ".S", ".m", ".mm"};
@@ -91,6 +105,7 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
   bool Static = false;
   std::vector<bool> StaticLink; // per input: -static or -Bstatic in force there
   std::vector<std::string> CommandDirs;
+  bool LinkerValueExpected = false; // the linker's last word was an option wanting one
   for (size_t I = 1; I < Command.size(); ++I) {
     StringRef A = Command[I];
     bool Separate = takesValue(A) && I + 1 < Command.size();
@@ -101,15 +116,24 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
       Static = false;
     if (A == "-shared")
       L.shared = true;
-    // What goes to the linker unseen by the driver: any input among it.
+    // What goes to the linker unseen by the driver: any input among it. The words
+    // are one stream across -Wl, and -Xlinker (`-Xlinker -z -Xlinker now`).
     SmallVector<StringRef, 4> ForLinker;
     if (A.startswith("-Wl,"))
       A.drop_front(4).split(ForLinker, ',', -1, false);
     else if (A == "-Xlinker" && Separate)
       ForLinker.push_back(Value);
-    for (StringRef W : ForLinker)
-      if (W.startswith("-l") || W.startswith("--library") || !W.startswith("-"))
+    for (StringRef W : ForLinker) {
+      if (LinkerValueExpected) {
+        LinkerValueExpected = false;
+        continue;
+      }
+      if (linkerOptionTakesValue(W))
+        LinkerValueExpected = true;
+      else if (W.startswith("-l") || W.startswith("--library") || W == "-T" ||
+               W.startswith("--script") || !W.startswith("-"))
         L.linkerInputs.push_back(A.str() + (A == "-Xlinker" ? " " + Value.str() : ""));
+    }
     if (A == "-o" && Separate) {
       L.output = Value.str();
     } else if (A.startswith("-o") && A.size() > 2) {
