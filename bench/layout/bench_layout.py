@@ -28,94 +28,20 @@ out, trained on the same round trips), client and server on one CPU. rpc-calls t
 its calls and digests the echoes; the digests of a case must agree across variants.
 """
 import argparse
-import csv
-import io
-import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from redis_server import (CHECK_SCRIPT, Server, machine, percentiles, pinned,  # noqa: E402
+                          write_report)
 
 CASES = [("PING_MBULK", "ping"), ("SET", "set"), ("GET", "get"), ("LPUSH", "lpush"),
          ("LPOP", "lpop")]
 MODES = [("50 clients", []), ("50 clients, pipeline 16", ["-P", "16"])]
-# What every variant must answer identically (a reply that differs aborts the run).
-CHECK_SCRIPT = """SET greeting hello
-GET greeting
-INCR counter
-INCRBY counter 41
-LPUSH list a b c
-LRANGE list 0 -1
-LPOP list
-HSET hash f1 v1 f2 v2
-HGETALL hash
-SADD set x y z x
-SCARD set
-MSET k1 1 k2 2
-MGET k1 k2 missing
-DEL greeting
-EXISTS greeting
-"""
-
-
-def percentiles(values):
-    """The 10th and 90th percentiles (nearest rank), as the harness reports them."""
-    ordered = sorted(values)
-    rank = lambda q: ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-    return rank(0.1), rank(0.9)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def pinned(cpu, argv):
-    if os.cpu_count() >= 2:
-        return ["taskset", "-c", str(cpu)] + argv
-    return argv
-
-
-class Server:
-    """A server variant on a free loopback port, no persistence."""
-
-    def __init__(self, binary, client, wrapper=()):
-        self.client = client
-        self.port = free_port()
-        argv = list(wrapper) + [binary, "--port", str(self.port), "--bind", "127.0.0.1",
-                                "--save", "", "--appendonly", "no", "--daemonize", "no"]
-        self.process = subprocess.Popen(pinned(0, argv), stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-        for _ in range(400 if wrapper else 100):
-            if self.cli(["ping"], check=False).strip() == "PONG":
-                return
-            time.sleep(0.05)
-        raise SystemExit(f"bench-layout: {binary} did not start")
-
-    def cli(self, args, stdin=None, check=True):
-        result = subprocess.run([os.path.join(self.client, "redis-cli"), "-p", str(self.port)]
-                                + args, input=stdin, capture_output=True, text=True)
-        if check and result.returncode != 0:
-            raise SystemExit(f"bench-layout: redis-cli {args}: {result.stderr}")
-        return result.stdout
-
-    def benchmark(self, tests, requests, extra):
-        argv = [os.path.join(self.client, "redis-benchmark"), "-p", str(self.port), "--csv",
-                "-c", "50", "-n", str(requests), "-t", ",".join(tests)] + extra
-        out = subprocess.run(pinned(1, argv), capture_output=True, text=True, check=True).stdout
-        rows = {}
-        for row in csv.DictReader(io.StringIO(out)):
-            rows[row["test"]] = row
-        return rows
-
-    def stop(self):
-        self.cli(["shutdown", "nosave"], check=False)
-        self.process.wait(timeout=120)
 
 
 def cachegrind(binary, client, requests, directory):
@@ -190,15 +116,6 @@ def measure_rpc(args, rounds, order, quick):
                          "ns_per_op_min": min(ns), "ns_per_op_p10": p10,
                          "ns_per_op_p90": p90, "samples": len(ns)})
     return rows
-
-
-def machine():
-    model = "unknown CPU"
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            model = line.split(":", 1)[1].strip()
-            break
-    return f"{model}, {os.cpu_count()} cores, Linux {os.uname().release}"
 
 
 def main():
@@ -286,10 +203,7 @@ def main():
                     extra[f"{key}.{name}"] = value
     report = {"benchmark": "layout", "machine": machine(), "quick": args.quick,
               "rows": result_rows, "extra": extra}
-    with open(args.json + ".partial", "w") as out:
-        json.dump(report, out, indent=2)
-        out.write("\n")
-    os.replace(args.json + ".partial", args.json)
+    write_report(args.json, report)
     for row in result_rows:
         if "requests_per_s" in row:
             print(f"{row['case']:<32} {row['variant']:<24} {row['requests_per_s']:>12.0f} req/s"

@@ -1,5 +1,6 @@
 /*
- * bench_link.c — `bench/run link`: what respec link's choices buy on real programs
+ * bench_link.c — the batch half of `bench/run link` (bench_link.py runs it first): what
+ * respec link's choices buy on real batch programs
  * (issue 17's demonstrations). The electric malloc (examples/electric): Lua 5.4's
  * lua and luac linked with glibc's malloc ("generic"), through respec link with
  * --property short-running (the rules choose the arena allocator: "respec"), and

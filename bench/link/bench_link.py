@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""bench-link — what respec link's choices buy on real programs (issue 17's demonstrations).
+
+  bench-link --batch PROGRAM --redis DIR --client DIR [--quick] [--rounds N] [--seed N]
+             --json FILE
+
+The electric malloc (examples/electric), in the two kinds of program its rules tell apart:
+
+- Batch programs: Lua 5.4's lua and luac, measured by PROGRAM (bench_link.c, the C
+  harness: interleaved runs, outputs digested and checked equal, peak RSS), run first
+  with the same seed; its rows and figures are this file's too.
+- A threaded server: Redis 7.0.15 with the C library's malloc (DIR, from
+  examples/electric/build-redis), linked as glibc's malloc ("generic"), through respec
+  link --property long-running ("respec": the rules choose jemalloc) and with the
+  arena the rules give short-running programs ("arena", for contrast). Each round starts
+  every variant once, in a new random order (seeded), checks that it answers a fixed
+  script as "generic" does, then runs redis-benchmark (50 clients, 1 KiB values over
+  100,000 random keys): SET, GET, LPUSH, LPOP. Server on CPU 0, client on CPU 1.
+  Figures: requests per second (ns_per_op is its inverse), p50 and p99 latency, medians
+  over the rounds. Memory, once per variant after the rounds: the peak resident set
+  after 200,000 SETs of 1 KiB values (max_rss_kib.redis/VARIANT), and the resident set
+  12 s after FLUSHALL (rss_after_flush_kib.redis/VARIANT; jemalloc gives unused pages
+  back after 10 s by default).
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from redis_server import CHECK_SCRIPT, Server, percentiles, write_report  # noqa: E402
+
+VARIANTS = ["generic", "respec", "arena"]
+BINARY = {"generic": "redis-server-glibc", "respec": "redis-server-respec",
+          "arena": "redis-server-arena"}
+TESTS = [("SET", "set"), ("GET", "get"), ("LPUSH", "lpush"), ("LPOP", "lpop")]
+VALUES = ["-d", "1024", "-r", "100000"]
+
+
+def run_batch(args, seed):
+    """The batch programs' rows and figures (bench_link.c), with this run's seed."""
+    with tempfile.TemporaryDirectory() as directory:
+        out = os.path.join(directory, "batch.json")
+        argv = [args.batch, "--seed", str(seed), "--json", out]
+        if args.quick:
+            argv.append("--quick")
+        if args.rounds:
+            argv += ["--rounds", str(args.rounds)]
+        subprocess.run(argv, check=True)
+        with open(out) as f:
+            return json.load(f)
+
+
+def measure_server(args, rounds, order, requests):
+    samples, replies = {}, {}
+    for round_index in range(rounds):
+        shuffled = VARIANTS[:]
+        order.shuffle(shuffled)
+        for name in shuffled:
+            print(f"link: redis round {round_index + 1}/{rounds}: {name}", file=sys.stderr)
+            server = Server(os.path.join(args.redis, BINARY[name]), args.client)
+            try:
+                replies.setdefault(name, []).append(server.cli([], stdin=CHECK_SCRIPT))
+                rows = server.benchmark([t for _, t in TESTS], requests, VALUES)
+                for test, _ in TESTS:
+                    samples.setdefault((f"redis {test} 1KiB, 50 clients", name), []).append(rows[test])
+            finally:
+                server.stop()
+    for name in VARIANTS:
+        for answer in replies[name]:
+            if answer != replies["generic"][0]:
+                raise SystemExit(f"bench-link: {name} answered differently from generic:\n{answer}")
+    result = []
+    for test, _ in TESTS:
+        case = f"redis {test} 1KiB, 50 clients"
+        for name in VARIANTS:
+            rows = samples[(case, name)]
+            ns = [1e9 / float(r["rps"]) for r in rows]
+            p10, p90 = percentiles(ns)
+            result.append({"case": case, "variant": name, "ns_per_op": statistics.median(ns),
+                           "ns_per_op_min": min(ns), "ns_per_op_p10": p10, "ns_per_op_p90": p90,
+                           "samples": len(ns), "requests_per_s": 1e9 / statistics.median(ns),
+                           "p50_ms": statistics.median(float(r["p50_latency_ms"]) for r in rows),
+                           "p99_ms": statistics.median(float(r["p99_latency_ms"]) for r in rows)})
+    return result
+
+
+def measure_memory(args, requests, settle_s):
+    figures = {}
+    for name in VARIANTS:
+        print(f"link: redis memory: {name}", file=sys.stderr)
+        server = Server(os.path.join(args.redis, BINARY[name]), args.client)
+        try:
+            server.benchmark(["set"], requests, VALUES)
+            _, peak = server.memory_kib()
+            server.cli(["flushall"])
+            time.sleep(settle_s)
+            after, _ = server.memory_kib()
+        finally:
+            server.stop()
+        figures[f"max_rss_kib.redis/{name}"] = peak
+        figures[f"rss_after_flush_kib.redis/{name}"] = after
+        print(f"redis {name:<8} peak RSS {peak:8d} KiB, {after:8d} KiB {settle_s} s after FLUSHALL")
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--batch", required=True, help="the batch programs' benchmark (bench_link.c)")
+    parser.add_argument("--redis", required=True, help="examples/electric's Redis directory")
+    parser.add_argument("--client", required=True, help="directory of redis-benchmark, redis-cli")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args()
+    for name in VARIANTS:
+        path = os.path.join(args.redis, BINARY[name])
+        if not os.access(path, os.X_OK):
+            raise SystemExit(f"bench-link: no {path}: build electric-redis")
+
+    seed = args.seed if args.seed is not None else random.randrange(2**63)
+    report = run_batch(args, seed)
+    rounds = args.rounds or (1 if args.quick else 11)
+    requests = 20000 if args.quick else 100000
+    print(f"link: redis: seed {seed}, {rounds} rounds, {requests} requests per test", file=sys.stderr)
+    report["rows"] += measure_server(args, rounds, random.Random(seed), requests)
+    report["extra"].update(measure_memory(args, 2 * requests, 2 if args.quick else 12))
+    report["extra"].update({"redis_rounds": rounds, "redis_requests_per_test": requests,
+                            "redis_clock": "redis-benchmark's requests per second "
+                                           "(ns_per_op = 1e9 / rps)"})
+    write_report(args.json, report)
+    for row in report["rows"]:
+        if "requests_per_s" in row:
+            print(f"{row['case']:<32} {row['variant']:<8} {row['requests_per_s']:>9.0f} req/s"
+                  f"  p50 {row['p50_ms']:.3f} ms  p99 {row['p99_ms']:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
