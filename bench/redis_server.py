@@ -7,6 +7,7 @@ import io
 import json
 import os
 import socket
+import statistics
 import subprocess
 import time
 
@@ -36,6 +37,18 @@ def percentiles(values):
     ordered = sorted(values)
     rank = lambda q: ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
     return rank(0.1), rank(0.9)
+
+
+def benchmark_row(case, variant, rows):
+    """A results row from redis-benchmark's CSV rows of one case and variant, one per
+    round: ns per request (1e9 / requests per second), medians and percentiles."""
+    ns = [1e9 / float(r["rps"]) for r in rows]
+    p10, p90 = percentiles(ns)
+    return {"case": case, "variant": variant, "ns_per_op": statistics.median(ns),
+            "ns_per_op_min": min(ns), "ns_per_op_p10": p10, "ns_per_op_p90": p90,
+            "samples": len(ns), "requests_per_s": 1e9 / statistics.median(ns),
+            "p50_ms": statistics.median(float(r["p50_latency_ms"]) for r in rows),
+            "p99_ms": statistics.median(float(r["p99_latency_ms"]) for r in rows)}
 
 
 def machine():

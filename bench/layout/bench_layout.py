@@ -36,8 +36,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from redis_server import (CHECK_SCRIPT, Server, machine, percentiles, pinned,  # noqa: E402
-                          write_report)
+from redis_server import (CHECK_SCRIPT, Server, benchmark_row, machine,  # noqa: E402
+                          percentiles, pinned, write_report)
 
 CASES = [("PING_MBULK", "ping"), ("SET", "set"), ("GET", "get"), ("LPUSH", "lpush"),
          ("LPOP", "lpop")]
@@ -177,18 +177,7 @@ def main():
         for test, _ in CASES:
             case = f"{test}, {mode}"
             for name in names:
-                rows = samples[(case, name)]
-                rps = [float(r["rps"]) for r in rows]
-                ns = [1e9 / x for x in rps]
-                p10, p90 = percentiles(ns)
-                result_rows.append({
-                    "case": case, "variant": name,
-                    "ns_per_op": statistics.median(ns),
-                    "ns_per_op_min": min(ns), "ns_per_op_p10": p10, "ns_per_op_p90": p90,
-                    "samples": len(rps),
-                    "requests_per_s": 1e9 / statistics.median(ns),
-                    "p50_ms": statistics.median(float(r["p50_latency_ms"]) for r in rows),
-                    "p99_ms": statistics.median(float(r["p99_latency_ms"]) for r in rows)})
+                result_rows.append(benchmark_row(case, name, samples[(case, name)]))
 
     result_rows += measure_rpc(args, rounds, order, args.quick)
 

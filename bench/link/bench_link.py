@@ -26,14 +26,13 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from redis_server import CHECK_SCRIPT, Server, percentiles, write_report  # noqa: E402
+from redis_server import CHECK_SCRIPT, Server, benchmark_row, write_report  # noqa: E402
 
 VARIANTS = ["generic", "respec", "arena"]
 BINARY = {"generic": "redis-server-glibc", "respec": "redis-server-respec",
@@ -79,14 +78,7 @@ def measure_server(args, rounds, order, requests):
     for test, _ in TESTS:
         case = f"redis {test} 1KiB, 50 clients"
         for name in VARIANTS:
-            rows = samples[(case, name)]
-            ns = [1e9 / float(r["rps"]) for r in rows]
-            p10, p90 = percentiles(ns)
-            result.append({"case": case, "variant": name, "ns_per_op": statistics.median(ns),
-                           "ns_per_op_min": min(ns), "ns_per_op_p10": p10, "ns_per_op_p90": p90,
-                           "samples": len(ns), "requests_per_s": 1e9 / statistics.median(ns),
-                           "p50_ms": statistics.median(float(r["p50_latency_ms"]) for r in rows),
-                           "p99_ms": statistics.median(float(r["p99_latency_ms"]) for r in rows)})
+            result.append(benchmark_row(case, name, samples[(case, name)]))
     return result
 
 
