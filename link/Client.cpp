@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Client.h"
 #include "link.h"
+#include "loader_dirs.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/IRObjectFile.h"
@@ -36,7 +37,11 @@ const link_rules *Client::decidingRules(const std::string &Path) const {
 }
 
 void Client::addProperty(const std::string &Property, const std::string &From) {
-  files.push_back({From, {}, {Property}, nullptr});
+  files.push_back({From, {}, {}, {Property}, nullptr});
+}
+
+void Client::addReference(const std::string &Symbol, const std::string &From) {
+  files.push_back({From, {Symbol}, {}, {}, nullptr});
 }
 
 void Client::addUnread(const std::string &Spelling, const std::string &Why) {
@@ -74,9 +79,14 @@ static std::vector<std::string> propertiesOf(const ELFFile<ELFT> &E) {
   return Found;
 }
 
-/// DT_NEEDED of an ELF shared object or program.
-template <class ELFT> static std::vector<std::string> neededOf(const ELFFile<ELFT> &E) {
-  std::vector<std::string> Needed;
+/// What an ELF shared object or program says of the libraries it needs.
+struct NeededLibraries {
+  std::vector<std::string> names;           ///< DT_NEEDED
+  std::optional<std::string> rpath, runpath; ///< DT_RPATH, DT_RUNPATH
+};
+
+template <class ELFT> static NeededLibraries neededOf(const ELFFile<ELFT> &E) {
+  NeededLibraries Needed;
   for (const typename ELFT::Shdr &Sec : sectionsOf(E)) {
     if (Sec.sh_type != ELF::SHT_DYNAMIC)
       continue;
@@ -89,11 +99,18 @@ template <class ELFT> static std::vector<std::string> neededOf(const ELFFile<ELF
         consumeError(Entries.takeError());
       continue;
     }
-    for (const typename ELFT::Dyn &D : *Entries)
-      if (D.getTag() == ELF::DT_NEEDED && D.getVal() < Strings->size())
-        Needed.push_back(Strings->drop_front(D.getVal()).take_until([](char C) {
-          return C == '\0';
-        }).str());
+    for (const typename ELFT::Dyn &D : *Entries) {
+      if (D.getVal() >= Strings->size())
+        continue;
+      std::string Value =
+          Strings->drop_front(D.getVal()).take_until([](char C) { return C == '\0'; }).str();
+      if (D.getTag() == ELF::DT_NEEDED)
+        Needed.names.push_back(Value);
+      else if (D.getTag() == ELF::DT_RPATH)
+        Needed.rpath = Value;
+      else if (D.getTag() == ELF::DT_RUNPATH)
+        Needed.runpath = Value;
+    }
   }
   return Needed;
 }
@@ -120,8 +137,8 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
       unreadFiles.push_back({Name, toString(Bin.takeError())});
       return;
     }
-    File F{Name, {}, {}, DecidedBy};
-    std::vector<std::string> Needed;
+    File F{Name, {}, {}, {}, DecidedBy};
+    NeededLibraries Needed;
     if (auto *ELF = dyn_cast<ELFObjectFileBase>(Bin->get())) {
       bool Linked = ELF->getEType() == ELF::ET_EXEC || ELF->getEType() == ELF::ET_DYN;
       auto Symbols = Linked ? ELF->getDynamicSymbolIterators() : ELF->symbols();
@@ -133,8 +150,12 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
           consumeError(SymName.takeError());
           continue;
         }
-        if ((*Flags & SymbolRef::SF_Undefined) && !SymName->empty())
+        if (SymName->empty())
+          continue;
+        if (*Flags & SymbolRef::SF_Undefined)
           F.undefined.push_back(SymName->str());
+        else if (*Flags & SymbolRef::SF_Global)
+          F.defined.push_back(SymName->str());
       }
       auto *LE64 = dyn_cast<ELF64LEObjectFile>(ELF);
       if (!LE64) {
@@ -157,14 +178,16 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
         }
         if (*Flags & SymbolRef::SF_Undefined)
           F.undefined.push_back(SymName.str().str());
+        else if (*Flags & SymbolRef::SF_Global)
+          F.defined.push_back(SymName.str().str());
       }
     } else {
       unreadFiles.push_back({Name, "neither an ELF object, an archive nor LLVM bitcode"});
       return;
     }
     files.push_back(std::move(F));
-    for (const std::string &N : Needed)
-      addNeeded(N, Name);
+    for (const std::string &N : Needed.names)
+      addNeeded(N, Name, Needed);
   };
   Expected<std::unique_ptr<Binary>> Bin = createBinary((*Buffer)->getMemBufferRef(), &context);
   if (!Bin) {
@@ -194,14 +217,22 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
   ReadBinary((*Buffer)->getMemBufferRef(), Path, true);
 }
 
-void Client::addNeeded(const std::string &Name, const std::string &By) {
-  for (const std::string &Dir : dirsForNeeded) {
-    SmallString<256> Candidate(Dir);
-    sys::path::append(Candidate, Name);
-    if (sys::fs::exists(Candidate))
-      return addFile(Candidate.str().str());
+void Client::addNeeded(const std::string &Name, const std::string &By,
+                       const NeededLibraries &Paths) {
+  std::vector<const char *> Dirs;
+  for (const std::string &D : dirsForNeeded)
+    Dirs.push_back(D.c_str());
+  char *Found = link_find_needed(Name.c_str(), By.c_str(),
+                                 Paths.rpath ? Paths.rpath->c_str() : nullptr,
+                                 Paths.runpath ? Paths.runpath->c_str() : nullptr, Dirs.data(),
+                                 Dirs.size());
+  if (!Found) {
+    unreadFiles.push_back({Name, "needed by " + By + ", found in no library directory"});
+    return;
   }
-  unreadFiles.push_back({Name, "needed by " + By + ", found in no library directory"});
+  std::string Path = Found;
+  free(Found);
+  addFile(Path);
 }
 
 /// A GNU ld script (libc.so, libm.so): the files its GROUP and INPUT name.
@@ -221,7 +252,7 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
         continue;
       Any = true;
       if (W.rfind("-l", 0) == 0) {
-        addNeeded("lib" + W.substr(2) + ".so", Path);
+        addNeeded("lib" + W.substr(2) + ".so", Path, NeededLibraries{});
         continue;
       }
       SmallString<256> File(W);
@@ -261,14 +292,17 @@ std::string Client::discloses(const std::string &Property) const {
   return "";
 }
 
-std::optional<std::set<std::string>> Client::referencedSymbols(const link_rules *Library) const {
+std::optional<std::set<std::string>> Client::exportsNeeded(const link_rules *Library) const {
   if (!unreadFiles.empty())
     return std::nullopt;
   std::set<std::string> Symbols;
   for (const File &F : files)
-    if (F.decidedBy != Library)
+    if (F.decidedBy != Library) {
       for (const std::string &S : F.undefined)
         Symbols.insert(StringRef(S).split('@').first.str());
+      for (const std::string &S : F.defined)
+        Symbols.insert(StringRef(S).split('@').first.str());
+    }
   return Symbols;
 }
 

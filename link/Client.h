@@ -10,9 +10,10 @@
 // only conclude "never referenced" from a complete list.
 //   - An archive counts with all its members, not only those the link pulls.
 //   - A shared object counts with its undefined dynamic symbols, and so do
-//     the libraries it needs, found as the dynamic loader would look (the
+//     the libraries it needs, found as the dynamic loader would look (its
+//     DT_RPATH, LD_LIBRARY_PATH, its DT_RUNPATH, $ORIGIN expanded; then the
 //     link's -L directories, the compiler's library directories, the system
-//     ones).
+//     ones: loader_dirs.h).
 //   - A file that cannot be read (a missing library, a format respec does not
 //     know) references every symbol: `unless-referenced` facts fail and
 //     `if-referenced` ones hold, each naming that file as the reason.
@@ -33,6 +34,8 @@
 
 namespace respec::link {
 
+struct NeededLibraries;
+
 class Client {
 public:
   /// Libraries whose files are not part of the client (the ones being
@@ -48,6 +51,8 @@ public:
   void addFile(const std::string &Path, bool IsProgram = false);
   /// A property disclosed for the program by From (the command line).
   void addProperty(const std::string &Property, const std::string &From);
+  /// A symbol the link command itself references (-Wl,-u,SYM), by From.
+  void addReference(const std::string &Symbol, const std::string &From);
   /// A file or library of the link that cannot be read, and why.
   void addUnread(const std::string &Spelling, const std::string &Why);
 
@@ -61,10 +66,12 @@ public:
   /// The first file disclosing Property; empty when none does.
   std::string discloses(const std::string &Property) const;
 
-  /// Every symbol referenced by a file of the link other than Library's own
-  /// (the client and the other decided libraries): what a specialized
-  /// Library must export. None when a file could not be read.
-  std::optional<std::set<std::string>> referencedSymbols(const link_rules *Library) const;
+  /// What a specialized Library must export: every symbol referenced by a
+  /// file of the link other than Library's own (the client and the other
+  /// decided libraries), and every global symbol one of them defines (an
+  /// interposing definition: the library's own references to it must still
+  /// reach the same definition). None when a file could not be read.
+  std::optional<std::set<std::string>> exportsNeeded(const link_rules *Library) const;
 
   /// Every disclosed property, with the files that disclose it.
   std::vector<std::pair<std::string, std::vector<std::string>>> properties() const;
@@ -78,6 +85,7 @@ private:
   struct File {
     std::string name;                  ///< as --explain shows it
     std::vector<std::string> undefined; ///< symbols it references
+    std::vector<std::string> defined;   ///< global symbols it defines
     std::vector<std::string> disclosed; ///< properties
     const link_rules *decidedBy;        ///< a decided library's file, or null
   };
@@ -92,7 +100,8 @@ private:
   mutable std::string lastFile, lastSymbol;
 
   const link_rules *decidingRules(const std::string &Path) const;
-  void addNeeded(const std::string &Name, const std::string &By);
+  void addNeeded(const std::string &Name, const std::string &By,
+                 const NeededLibraries &Paths);
   void addLinkerScript(const std::string &Path, llvm::StringRef Text);
 };
 

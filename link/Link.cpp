@@ -273,6 +273,8 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       else if (!Decided)
         Who.addUnread(In.spelling, "no library directory holds it");
     }
+    for (auto &[Symbol, Argument] : Line->linkerSymbols)
+      Who.addReference(Symbol, Argument);
     for (const std::string &Arg : Line->linkerInputs)
       Who.addUnread(Arg, "an input given to the linker itself, which respec link does not read");
   } else {
@@ -305,10 +307,11 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       if (Options.verbose)
         errs() << "respec link: specializing " << D.rules->library << " for this program ("
                << D.chosen->name << ")\n";
-      // A shared library's exports are for programs not linked yet: all stay.
+      // A shared library's exports are for programs not linked yet, and a
+      // program's dynamic exports for dlsym and modules: then all stay.
       std::optional<std::set<std::string>> Exports;
-      if (!Line->shared)
-        Exports = Who.referencedSymbols(D.rules.get());
+      if (!Line->exportsEverything)
+        Exports = Who.exportsNeeded(D.rules.get());
       D.specialized = specializeLibrary(*D.rules, *D.chosen, Facts,
                                         Exports ? &*Exports : nullptr, Object);
       D.replacement = {Object};

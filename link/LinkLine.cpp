@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <set>
+#include <utility>
 
 using namespace llvm;
 
@@ -36,8 +37,36 @@ static bool linkerOptionTakesValue(StringRef W) {
       "--trace-symbol", "--exclude-libs", "--dynamic-linker", "-I",        "-plugin",
       "-plugin-opt",  "--sysroot",       "--version-script", "--dynamic-list",
       "-Ttext",       "-Tdata",          "-Tbss",
-      "-L",           "--library-path"};
+      "-L",           "--library-path",  "--require-defined", "--export-dynamic-symbol",
+      "--export-dynamic-symbol-list"};
   return WithValue.count(W.str()) != 0;
+}
+
+/// The symbols a linker option makes the link reference, given its value
+/// (`-u SYM`, `--wrap=SYM`, `--defsym=A=B+4`, `-e SYM`): the exports of a
+/// specialized library must keep them. Empty for any other option.
+static std::vector<std::string> symbolsNamedBy(StringRef Option, StringRef Value) {
+  if (Option == "-u" || Option == "--undefined" || Option == "--require-defined" ||
+      Option == "-e" || Option == "--entry")
+    return {Value.str()};
+  if (Option == "--wrap")
+    return {Value.str(), "__real_" + Value.str(), "__wrap_" + Value.str()};
+  if (Option == "--defsym") { // every name in the expression after '='
+    std::vector<std::string> Names;
+    StringRef Expression = Value.split('=').second;
+    while (!Expression.empty()) {
+      size_t Start = Expression.find_if([](char C) { return isAlpha(C) || C == '_' || C == '.'; });
+      if (Start == StringRef::npos)
+        break;
+      Expression = Expression.drop_front(Start);
+      StringRef Name =
+          Expression.take_while([](char C) { return isAlnum(C) || C == '_' || C == '.'; });
+      Names.push_back(Name.str());
+      Expression = Expression.drop_front(Name.size());
+    }
+    return Names;
+  }
+  return {};
 }
 
 static bool isSource(StringRef File) {
@@ -105,7 +134,7 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
   bool Static = false;
   std::vector<bool> StaticLink; // per input: -static or -Bstatic in force there
   std::vector<std::string> CommandDirs;
-  bool LinkerValueExpected = false; // the linker's last word was an option wanting one
+  std::string PendingLinkerOption; // the linker's last word, an option wanting a value
   for (size_t I = 1; I < Command.size(); ++I) {
     StringRef A = Command[I];
     bool Separate = takesValue(A) && I + 1 < Command.size();
@@ -115,7 +144,7 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
     else if (A == "-Wl,-Bdynamic" || A == "-Wl,-call_shared")
       Static = false;
     if (A == "-shared")
-      L.shared = true;
+      L.exportsEverything = true;
     // What goes to the linker unseen by the driver: any input among it. The words
     // are one stream across -Wl, and -Xlinker (`-Xlinker -z -Xlinker now`).
     SmallVector<StringRef, 4> ForLinker;
@@ -123,17 +152,36 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
       A.drop_front(4).split(ForLinker, ',', -1, false);
     else if (A == "-Xlinker" && Separate)
       ForLinker.push_back(Value);
+    std::string Spelling = A.str() + (A == "-Xlinker" ? " " + Value.str() : "");
     for (StringRef W : ForLinker) {
-      if (LinkerValueExpected) {
-        LinkerValueExpected = false;
+      std::string Pending = std::exchange(PendingLinkerOption, "");
+      StringRef Option = W, OptionValue;
+      if (!Pending.empty()) {
+        Option = Pending, OptionValue = W;
+      } else if (linkerOptionTakesValue(W)) {
+        PendingLinkerOption = W.str();
+        continue;
+      } else if (W.startswith("--") && W.contains('=')) {
+        std::tie(Option, OptionValue) = W.split('=');
+      } else if (W.startswith("-l") || W.startswith("--library") || W == "-T" ||
+                 W.startswith("--script") || !W.startswith("-")) {
+        L.linkerInputs.push_back(Spelling);
         continue;
       }
-      if (linkerOptionTakesValue(W))
-        LinkerValueExpected = true;
-      else if (W.startswith("-l") || W.startswith("--library") || W == "-T" ||
-               W.startswith("--script") || !W.startswith("-"))
-        L.linkerInputs.push_back(A.str() + (A == "-Xlinker" ? " " + Value.str() : ""));
+      // Files and patterns that name symbols to export: not read, so they keep
+      // everything exported.
+      if (Option == "--dynamic-list" || Option == "--version-script" ||
+          Option == "--export-dynamic-symbol" || Option == "--export-dynamic-symbol-list")
+        L.linkerInputs.push_back(Spelling);
+      if (Option == "-E" || Option == "--export-dynamic")
+        L.exportsEverything = true;
+      for (std::string &Symbol : symbolsNamedBy(Option, OptionValue))
+        L.linkerSymbols.push_back({std::move(Symbol), Spelling});
     }
+    if (A == "-rdynamic")
+      L.exportsEverything = true;
+    if ((A == "-u" || A == "-e") && Separate)
+      L.linkerSymbols.push_back({Value.str(), A.str() + " " + Value.str()});
     if (A == "-o" && Separate) {
       L.output = Value.str();
     } else if (A.startswith("-o") && A.size() > 2) {

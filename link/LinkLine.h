@@ -30,7 +30,12 @@ struct LinkLine {
   std::vector<LinkInput> inputs;
   std::vector<std::string> searchDirs; ///< -L, then the compiler's
   std::string output;                  ///< -o (a.out when absent)
-  bool shared = false;                 ///< -shared: the output is a library
+  /// -shared, -rdynamic, -Wl,--export-dynamic: every export of the link stays
+  /// visible to what is not linked yet (programs, dlsym, dlopen'ed modules).
+  bool exportsEverything = false;
+  /// Symbols the linker is told to reference (-u, --wrap, --defsym, -e), and
+  /// the argument that names each.
+  std::vector<std::pair<std::string, std::string>> linkerSymbols;
   /// Inputs handed to the linker itself (-Wl,-lfoo, -Xlinker libx.a): not
   /// read, so they count as referencing every symbol.
   std::vector<std::string> linkerInputs;

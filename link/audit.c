@@ -162,70 +162,20 @@ static const struct link_rules *deciding_rules(const char *path)
 
 static void add_file(const char *path, bool is_program);
 
-/* The directories a file's DT_RPATH or DT_RUNPATH lists, $ORIGIN expanded. */
-static void push_search_path(char ***dirs, size_t *count, const char *list, const char *origin)
-{
-	char *copy = strdup(list);
-	for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		const char *rest = NULL;
-		if (strncmp(dir, "$ORIGIN", 7) == 0)
-			rest = dir + 7;
-		else if (strncmp(dir, "${ORIGIN}", 9) == 0)
-			rest = dir + 9;
-		char *expanded = NULL;
-		if (rest && asprintf(&expanded, "%s%s", origin, rest) >= 0) {
-			push_string(dirs, count, expanded);
-			free(expanded);
-		} else if (!rest) {
-			push_string(dirs, count, dir);
-		}
-	}
-	free(copy);
-}
-
 /* Finds and adds a DT_NEEDED library of the file at needed_by. */
 static void add_needed(const char *name, const char *needed_by, const char *rpath,
 		       const char *runpath)
 {
-	if (strchr(name, '/')) {
-		add_file(name, false);
+	char *found = link_find_needed(name, needed_by, rpath, runpath,
+				       (const char *const *)program.dirs, program.dir_count);
+	if (found) {
+		add_file(found, false);
+		free(found);
 		return;
 	}
-	char origin[4096];
-	snprintf(origin, sizeof origin, "%s", needed_by);
-	char *slash = strrchr(origin, '/');
-	if (slash)
-		*slash = '\0';
-	char **dirs = NULL;
-	size_t dir_count = 0;
-	if (rpath && !runpath)
-		push_search_path(&dirs, &dir_count, rpath, origin);
-	const char *library_path = getenv("LD_LIBRARY_PATH");
-	if (library_path)
-		push_search_path(&dirs, &dir_count, library_path, origin);
-	if (runpath)
-		push_search_path(&dirs, &dir_count, runpath, origin);
-	for (size_t i = 0; i < program.dir_count; i++)
-		push_string(&dirs, &dir_count, program.dirs[i]);
-	bool found = false;
-	for (size_t i = 0; i < dir_count && !found; i++) {
-		char *candidate = NULL;
-		if (asprintf(&candidate, "%s/%s", dirs[i], name) >= 0 &&
-		    access(candidate, R_OK) == 0) {
-			add_file(candidate, false);
-			found = true;
-		}
-		free(candidate);
-	}
-	for (size_t i = 0; i < dir_count; i++)
-		free(dirs[i]);
-	free(dirs);
-	if (!found) {
-		char why[4200];
-		snprintf(why, sizeof why, "needed by %s, found in no library directory", needed_by);
-		note_unread(name, why);
-	}
+	char why[4200];
+	snprintf(why, sizeof why, "needed by %s, found in no library directory", needed_by);
+	note_unread(name, why);
 }
 
 /* Reads the properties in a program's .note.respec.property notes. */
