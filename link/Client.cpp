@@ -251,16 +251,35 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
       if (W == "AS_NEEDED")
         continue;
       Any = true;
+      // A name the script's directory does not hold is looked for in the
+      // library directories, as ld does; -lNAME as a library.
+      std::vector<std::string> Candidates;
       if (W.rfind("-l", 0) == 0) {
-        addNeeded("lib" + W.substr(2) + ".so", Path, NeededLibraries{});
+        Candidates = {"lib" + W.substr(2) + ".so", "lib" + W.substr(2) + ".a"};
+      } else if (sys::path::is_absolute(W)) {
+        addFile(W);
         continue;
+      } else {
+        SmallString<256> Beside = sys::path::parent_path(Path);
+        sys::path::append(Beside, W);
+        if (sys::fs::exists(Beside)) {
+          addFile(Beside.str().str());
+          continue;
+        }
+        Candidates = {W};
       }
-      SmallString<256> File(W);
-      if (!sys::path::is_absolute(File)) {
-        File = sys::path::parent_path(Path);
-        sys::path::append(File, W);
-      }
-      addFile(File.str().str());
+      std::string Found;
+      for (const std::string &Dir : dirsForNeeded)
+        for (const std::string &C : Candidates) {
+          SmallString<256> Candidate(Dir);
+          sys::path::append(Candidate, C);
+          if (Found.empty() && sys::fs::exists(Candidate))
+            Found = Candidate.str().str();
+        }
+      if (Found.empty())
+        unreadFiles.push_back({W, "named by " + Path + ", found in no library directory"});
+      else
+        addFile(Found);
     }
   }
   if (!Any)

@@ -273,6 +273,14 @@ int runLink(const LinkOptions &Options, raw_ostream &Out) {
       else if (!Decided)
         Who.addUnread(In.spelling, "no library directory holds it");
     }
+    for (const std::string &Input : Line->driverInputs) {
+      if (StringRef(Input).startswith("-l"))
+        Who.addUnread(Input, "the compiler driver links it, and no library directory holds it");
+      else
+        Who.addFile(Input);
+    }
+    if (!Line->driverProblem.empty())
+      Who.addUnread("the compiler driver's own libraries", Line->driverProblem);
     for (auto &[Symbol, Argument] : Line->linkerSymbols)
       Who.addReference(Symbol, Argument);
     for (const std::string &Arg : Line->linkerInputs)

@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -75,35 +76,51 @@ static bool isSource(StringRef File) {
   return Extensions.count(sys::path::extension(File).str()) != 0;
 }
 
-/// The compiler's library directories (`CC -print-search-dirs`).
-static std::vector<std::string> compilerLibraryDirs(const std::string &Compiler) {
-  std::vector<std::string> Dirs;
-  ErrorOr<std::string> Program = sys::findProgramByName(Compiler);
+/// The linker command the driver would run for Command (`CC ... -###`), as
+/// words; empty if the driver does not say (it fails, or does not know -###).
+static std::vector<std::string> driverLinkerCommand(const std::vector<std::string> &Command) {
+  ErrorOr<std::string> Program = sys::findProgramByName(Command[0]);
   if (!Program)
-    return Dirs;
+    return {};
   SmallString<128> Out;
-  if (sys::fs::createTemporaryFile("respec-link-dirs", "txt", Out))
-    return Dirs;
-  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
-  StringRef Args[] = {*Program, "-print-search-dirs"};
+  if (sys::fs::createTemporaryFile("respec-link-driver", "txt", Out))
+    return {};
+  std::vector<StringRef> Args(Command.begin(), Command.end());
+  Args[0] = *Program;
+  Args.push_back("-###");
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""), StringRef(Out)};
   int Status = sys::ExecuteAndWait(*Program, Args, std::nullopt, Redirects);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   if (Status != 0 || !Text)
-    return Dirs;
-  SmallVector<StringRef, 8> Lines;
+    return {};
+  // The commands it would run are the lines that start with a space (gcc and
+  // clang alike); the linker's is the last.
+  SmallVector<StringRef, 16> Lines;
   (*Text)->getBuffer().split(Lines, '\n');
+  StringRef Last;
   for (StringRef Line : Lines)
-    if (Line.consume_front("libraries: =")) {
-      SmallVector<StringRef, 8> Parts;
-      Line.split(Parts, ':', -1, false);
-      for (StringRef P : Parts) {
-        SmallString<256> Clean(P);
-        sys::path::remove_dots(Clean, true);
-        Dirs.push_back(Clean.str().str());
-      }
+    if (Line.startswith(" "))
+      Last = Line;
+  std::vector<std::string> Words;
+  for (size_t I = 0; I < Last.size();) { // words, "quoted" with \ escapes or bare
+    while (I < Last.size() && Last[I] == ' ')
+      ++I;
+    if (I == Last.size())
+      break;
+    std::string Word;
+    bool Quoted = false;
+    for (; I < Last.size() && (Quoted || Last[I] != ' '); ++I) {
+      if (Last[I] == '"')
+        Quoted = !Quoted;
+      else if (Last[I] == '\\' && I + 1 < Last.size())
+        Word += Last[++I];
+      else
+        Word += Last[I];
     }
-  return Dirs;
+    Words.push_back(std::move(Word));
+  }
+  return Words;
 }
 
 /// -lNAME (or -l:FILE) as the linker finds it.
@@ -204,9 +221,45 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
     if (Separate)
       ++I;
   }
+  // The driver's own part of the link: its library directories (after the
+  // command's -L ones) and the inputs it adds (start files, -lc, -lgcc, -lstdc++).
+  std::set<std::string> UserWords(Command.begin(), Command.end());
+  for (const std::string &A : Command)
+    if (StringRef(A).startswith("-Wl,")) {
+      SmallVector<StringRef, 4> Words;
+      StringRef(A).drop_front(4).split(Words, ',', -1, false);
+      for (StringRef W : Words)
+        UserWords.insert(W.str());
+    }
+  std::vector<std::string> Linker = driverLinkerCommand(Command);
+  if (Linker.empty())
+    L.driverProblem = "'" + Command[0] + " -###' did not show the linker's command";
   L.searchDirs = CommandDirs;
-  for (const std::string &D : compilerLibraryDirs(Command[0]))
-    L.searchDirs.push_back(D);
+  std::vector<std::pair<std::string, bool>> DriverLibraries; // -lNAME, static
+  bool DriverStatic = false;
+  for (size_t I = 1; I < Linker.size(); ++I) {
+    StringRef W = Linker[I];
+    if (W == "-static" || W == "-Bstatic")
+      DriverStatic = true;
+    else if (W == "-Bdynamic" || W == "-call_shared")
+      DriverStatic = false;
+    if (W.startswith("-L") && W.size() > 2) {
+      if (std::find(L.searchDirs.begin(), L.searchDirs.end(), W.drop_front(2).str()) ==
+          L.searchDirs.end())
+        L.searchDirs.push_back(W.drop_front(2).str());
+    } else if (linkerOptionTakesValue(W) || W == "-o" || W == "-dynamic-linker") {
+      ++I;
+    } else if (!UserWords.count(W.str())) {
+      if (W.startswith("-l") && W.size() > 2)
+        DriverLibraries.push_back({W.str(), DriverStatic});
+      else if (!W.startswith("-"))
+        L.driverInputs.push_back(W.str());
+    }
+  }
+  for (auto &[Spelling, IsStatic] : DriverLibraries) {
+    std::string Path = findLibrary(StringRef(Spelling).drop_front(2), L.searchDirs, IsStatic);
+    L.driverInputs.push_back(Path.empty() ? Spelling : Path);
+  }
   for (size_t I = 0; I < L.inputs.size(); ++I)
     if (L.inputs[I].library)
       L.inputs[I].path =

@@ -5,7 +5,8 @@
 // that it must know the command's inputs (objects, archives, shared objects,
 // -l libraries resolved as the linker resolves them: -L directories first,
 // then the compiler's own library directories, shared before static unless
-// -static or -Wl,-Bstatic is in force) and the arguments that spell each.
+// -static or -Wl,-Bstatic is in force) and the arguments that spell each; and
+// what the driver adds by itself, from the linker command it shows with -###.
 // The command itself is never reordered: a replacement takes the place of
 // the arguments that named the library.
 //
@@ -39,6 +40,11 @@ struct LinkLine {
   /// Inputs handed to the linker itself (-Wl,-lfoo, -Xlinker libx.a): not
   /// read, so they count as referencing every symbol.
   std::vector<std::string> linkerInputs;
+  /// What the compiler driver links by itself (`CC ... -###`): start files and
+  /// libraries (-lc, -lgcc_s, -lstdc++), as files; a library not found stays
+  /// -lNAME. When the driver would not say, driverProblem says why.
+  std::vector<std::string> driverInputs;
+  std::string driverProblem;
 };
 
 /// Takes the command apart; throws SpecError for what respec link cannot
