@@ -7,13 +7,17 @@
 #include "variant_targets.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -343,6 +347,52 @@ static double now_ns(clockid_t clock)
 	struct timespec ts;
 	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+extern char **environ;
+
+struct bench_program_run bench_spawn_digest(char *const argv[], char *const envp[],
+					    int max_status, bool discard)
+{
+	int out[2];
+	if (discard ? (out[0] = -1, out[1] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0
+		    : pipe2(out, O_CLOEXEC) != 0) {
+		perror("bench: standard output of the program");
+		exit(1);
+	}
+	posix_spawn_file_actions_t actions;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+	struct bench_program_run run = {.digest = BENCH_DIGEST_INIT};
+	double start = now_ns(CLOCK_MONOTONIC);
+	pid_t pid;
+	int error = posix_spawnp(&pid, argv[0], &actions, NULL, argv, envp ? envp : environ);
+	posix_spawn_file_actions_destroy(&actions);
+	close(out[1]);
+	if (error) {
+		fprintf(stderr, "bench: cannot run %s: %s\n", argv[0], strerror(error));
+		exit(1);
+	}
+	char buf[65536];
+	ssize_t n;
+	if (discard)
+		run.digest = 0;
+	while (!discard && (n = read(out[0], buf, sizeof buf)) > 0)
+		run.digest = bench_digest_bytes(run.digest, buf, (size_t)n);
+	if (!discard)
+		close(out[0]);
+	int status;
+	struct rusage usage;
+	if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > max_status) {
+		fprintf(stderr, "bench: %s failed (status %#x)\n", argv[0], status);
+		exit(1);
+	}
+	run.wall_ns = now_ns(CLOCK_MONOTONIC) - start;
+	run.cpu_ns = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e9 +
+		     (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e3;
+	run.max_rss_kib = usage.ru_maxrss;
+	return run;
 }
 
 static double time_sample(const struct bench *bench, const struct variant *v,

@@ -127,4 +127,22 @@ int bench_run(struct bench *bench);
 #define BENCH_DIGEST_INIT 0xcbf29ce484222325ULL
 uint64_t bench_digest_bytes(uint64_t digest, const void *data, size_t nbytes);
 
+/* One run of a program (bench_spawn_digest). */
+struct bench_program_run {
+	uint64_t digest;  /* of its standard output */
+	double cpu_ns;    /* user + system CPU time */
+	double wall_ns;   /* from spawn to exit */
+	long max_rss_kib; /* peak resident set */
+};
+
+/*
+ * Runs argv[0] (searched in PATH) with argv, in environment envp (NULL: this
+ * process's), its standard output digested, or sent to /dev/null when discard is
+ * set (digest 0: for timing a program whose output was checked in another run).
+ * Exits with a message naming it if it cannot start, is killed, or exits with a
+ * status above max_status.
+ */
+struct bench_program_run bench_spawn_digest(char *const argv[], char *const envp[],
+					    int max_status, bool discard);
+
 #endif /* RESPEC_BENCH_HARNESS_H */

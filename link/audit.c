@@ -23,7 +23,8 @@
  * find or read references every symbol, as in `respec link` (Client.h). If the
  * chosen variant lists a shared object among its `link` files, the loader gets
  * that path; a variant that needs link-time specialization has no prebuilt
- * file here, and the library loads as it is. RESPEC_LINK_EXPLAIN=1 prints each
+ * file here, and the library loads as it is. The rules of an `implicit`
+ * library (the C library) are link-time only: their variants go beside it. RESPEC_LINK_EXPLAIN=1 prints each
  * decision on standard error.
  *
  * Everything here runs inside the dynamic loader's audit namespace before the
@@ -401,7 +402,9 @@ __attribute__((visibility("default"))) char *la_objsearch(const char *name, uint
 		return (char *)name;
 	for (size_t i = 0; i < decision_count; i++) {
 		struct decision *d = &decisions[i];
-		if (!link_rules_names_library(d->rules, name))
+		/* An implicit library's variants are added to the link beside it (a
+		 * malloc ahead of the C library's): nothing loads in its place. */
+		if (d->rules->implicit || !link_rules_names_library(d->rules, name))
 			continue;
 		if (!d->decided)
 			decide(d, name);

@@ -36,7 +36,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <sched.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,13 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static _Noreturn void die(const char *fmt, ...)
 {
@@ -70,21 +66,6 @@ static double thread_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-static double wall_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static uint64_t digest_bytes(uint64_t digest, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++)
-		digest = (digest ^ p[i]) * 0x100000001b3ULL;
-	return digest;
-}
-#define DIGEST_INIT 0xcbf29ce484222325ULL
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -337,7 +318,7 @@ static double run_sample(struct micro *m, enum kind k, uint64_t iterations, uint
 		last = reader_read(r, io_buffer, n);
 	double ns = (thread_ns() - start) / (double)iterations;
 	if (digest)
-		*digest = digest_bytes(DIGEST_INIT, io_buffer, last);
+		*digest = bench_digest_bytes(BENCH_DIGEST_INIT, io_buffer, last);
 	return ns;
 }
 
@@ -346,12 +327,12 @@ static uint64_t check_variant(struct micro *m, enum kind k)
 {
 	struct reader r;
 	reader_open(&r, k, data(m->file));
-	uint64_t digest = DIGEST_INIT;
+	uint64_t digest = BENCH_DIGEST_INIT;
 	for (size_t done = 0; done < (3u << 20);) {
 		size_t got = reader_read(&r, io_buffer, m->request);
 		if (got == 0)
 			die("%s: %s read nothing", m->name, kind_names[k]);
-		digest = digest_bytes(digest, io_buffer, got);
+		digest = bench_digest_bytes(digest, io_buffer, got);
 		done += got;
 	}
 	reader_close(&r);
@@ -473,37 +454,16 @@ static void add_program(const char *name, const char *tool, const char *const *a
 /* Runs the program once; its output is digested; returns CPU and wall ns. */
 static uint64_t run_program(struct program *p, bool with_shim, double *cpu, double *wall)
 {
-	int out[2];
-	if (pipe(out))
-		die("pipe");
-	posix_spawn_file_actions_t actions;
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-	posix_spawn_file_actions_addclose(&actions, out[0]);
 	char preload[PATH_MAX + 16];
 	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim_path);
 	char *env_shim[] = {preload, "LC_ALL=C", NULL};
 	char *env_plain[] = {"LC_ALL=C", NULL};
-	double start = wall_ns();
-	pid_t pid;
-	if (posix_spawnp(&pid, p->argv[0], &actions, NULL, p->argv, with_shim ? env_shim : env_plain))
-		die("spawn %s", p->argv[0]);
-	close(out[1]);
-	uint64_t digest = DIGEST_INIT;
-	char buf[65536];
-	ssize_t n;
-	while ((n = read(out[0], buf, sizeof buf)) > 0)
-		digest = digest_bytes(digest, buf, (size_t)n);
-	close(out[0]);
-	int status;
-	struct rusage ru;
-	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
-		die("%s failed", p->name);
-	*wall = wall_ns() - start;
-	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
-	posix_spawn_file_actions_destroy(&actions);
-	return digest;
+	/* grep exits with 1 when nothing matches. */
+	struct bench_program_run run =
+		bench_spawn_digest(p->argv, with_shim ? env_shim : env_plain, 1, false);
+	*wall = run.wall_ns;
+	*cpu = run.cpu_ns;
+	return run.digest;
 }
 
 /* ---- thresholds: what the cost model's constants rest on ---------------------------- */
