@@ -381,7 +381,7 @@ struct bench_program_run bench_spawn_digest(char *const argv[], char *const envp
 		run.digest = bench_digest_bytes(run.digest, buf, (size_t)n);
 	if (!discard)
 		close(out[0]);
-	int status;
+	int status = 0;
 	struct rusage usage;
 	if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) > max_status) {

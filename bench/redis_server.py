@@ -96,6 +96,8 @@ class Server:
             if self.cli(["ping"], check=False).strip() == "PONG":
                 return
             time.sleep(0.05)
+        self.process.kill()
+        self.process.wait()
         raise SystemExit(f"redis_server: {binary} did not start")
 
     def cli(self, args, stdin=None, check=True):
@@ -123,4 +125,9 @@ class Server:
 
     def stop(self):
         self.cli(["shutdown", "nosave"], check=False)
-        self.process.wait(timeout=120)
+        try:
+            self.process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise SystemExit("redis_server: the server did not shut down")

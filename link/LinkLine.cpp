@@ -28,21 +28,6 @@ static bool takesValue(StringRef A) {
   return WithValue.count(A.str()) != 0;
 }
 
-/// Options of the linker itself (given through -Wl, or -Xlinker) whose value is
-/// the next word: `-z relro`, `-rpath DIR`. Their values are not inputs.
-static bool linkerOptionTakesValue(StringRef W) {
-  static const std::set<std::string> WithValue = {
-      "-z",           "-rpath",          "-rpath-link",      "-soname",    "-h",
-      "-m",           "-e",              "--entry",          "-Map",       "-O",
-      "-u",           "--undefined",     "--defsym",         "--wrap",     "-y",
-      "--trace-symbol", "--exclude-libs", "--dynamic-linker", "-I",        "-plugin",
-      "-plugin-opt",  "--sysroot",       "--version-script", "--dynamic-list",
-      "-Ttext",       "-Tdata",          "-Tbss",
-      "-L",           "--library-path",  "--require-defined", "--export-dynamic-symbol",
-      "--export-dynamic-symbol-list"};
-  return WithValue.count(W.str()) != 0;
-}
-
 /// The symbols a linker option makes the link reference, given its value
 /// (`-u SYM`, `--wrap=SYM`, `--defsym=A=B+4`, `-e SYM`): the exports of a
 /// specialized library must keep them. Empty for any other option.
@@ -70,10 +55,120 @@ static std::vector<std::string> symbolsNamedBy(StringRef Option, StringRef Value
   return {};
 }
 
+namespace {
+/// Reads the words a link gives the linker itself (-Wl, and -Xlinker; the
+/// driver's linker command) as GNU ld does: long options with one dash or two,
+/// their value joined by '=' or in the next word; short options with their
+/// value joined or in the next word. What a word means for respec link: an
+/// input (a library, a script: not read here), symbols the link references
+/// (-u, --wrap, --defsym, -e), or that every export must stay (-E, -shared, a
+/// dynamic list or version script).
+class LinkerWordReader {
+public:
+  explicit LinkerWordReader(LinkLine &Line) : line(Line) {}
+
+  /// Reads one word, carried by the argument Spelling. True when it is an
+  /// input of the link (a file, -lNAME, a script), for the caller to handle.
+  bool read(StringRef Word, const std::string &Spelling) {
+    if (!pending.empty())
+      return apply(std::exchange(pending, ""), Word, Spelling);
+    std::string Canonical = canonical(Word);
+    StringRef W = Canonical;
+    if (!W.startswith("-") || W == "-")
+      return true;
+    if (W.startswith("--")) {
+      auto [Option, Value] = W.split('=');
+      if (!W.contains('=') && longTakesValue(Option)) {
+        pending = Option.str();
+        return false;
+      }
+      return apply(Option.str(), Value, Spelling);
+    }
+    if (isSectionAddress(W)) { // -Ttext=ADDR, -Ttext ADDR
+      if (!W.contains('='))
+        pending = W.str();
+      return false;
+    }
+    if (W.size() == 2 && shortTakesValue(W[1])) {
+      pending = W.str();
+      return false;
+    }
+    if (W.size() > 2 && shortTakesValue(W[1]))
+      return apply(W.take_front(2).str(), W.drop_front(2), Spelling);
+    return apply(W.str(), "", Spelling);
+  }
+
+private:
+  LinkLine &line;
+  std::string pending; ///< an option whose value is the next word
+
+  /// "-export-dynamic" is "--export-dynamic": GNU ld takes its long options
+  /// with one dash too.
+  static std::string canonical(StringRef W) {
+    static const std::set<std::string> Long = {
+        "export-dynamic", "undefined",      "require-defined",  "entry",
+        "wrap",           "defsym",         "version-script",   "dynamic-list",
+        "dynamic-list-data", "export-dynamic-symbol", "export-dynamic-symbol-list",
+        "library",        "library-path",   "script",           "just-symbols",
+        "rpath",          "rpath-link",     "soname",           "shared",
+        "trace-symbol",   "exclude-libs",   "dynamic-linker",   "plugin",
+        "plugin-opt",     "sysroot",        "Map"};
+    if (W.startswith("-") && !W.startswith("--") &&
+        Long.count(W.drop_front(1).split('=').first.str()))
+      return "-" + W.str();
+    return W.str();
+  }
+  static bool longTakesValue(StringRef Option) {
+    static const std::set<std::string> WithValue = {
+        "--rpath",        "--rpath-link",      "--soname",         "--entry",
+        "--undefined",    "--require-defined", "--defsym",         "--wrap",
+        "--trace-symbol", "--exclude-libs",    "--dynamic-linker", "--plugin",
+        "--plugin-opt",   "--sysroot",         "--version-script", "--dynamic-list",
+        "--export-dynamic-symbol", "--export-dynamic-symbol-list", "--library-path",
+        "--library",      "--script",          "--just-symbols",   "--Map"};
+    return WithValue.count(Option.str()) != 0;
+  }
+  /// -z relro, -m elf_x86_64, -u SYM, -lNAME, -T script, ... (joined or not).
+  static bool shortTakesValue(char C) { return StringRef("zmheuyIOLoTRl").contains(C); }
+  static bool isSectionAddress(StringRef W) {
+    for (StringRef Section : {"-Ttext", "-Tdata", "-Tbss", "-Ttext-segment",
+                              "-Trodata-segment", "-Tldata-segment"})
+      if (W == Section || W.startswith((Section + "=").str()))
+        return true;
+    return false;
+  }
+
+  bool apply(const std::string &Option, StringRef Value, const std::string &Spelling) {
+    static const std::set<std::string> Inputs = {"-l", "--library", "-T",
+                                                 "--script", "-R", "--just-symbols"};
+    // A dynamic list, a version script or an export pattern names what to
+    // export: not read here, so every export stays.
+    static const std::set<std::string> ExportAll = {
+        "-E", "--export-dynamic", "--shared", "-Bshareable", "--dynamic-list",
+        "--dynamic-list-data", "--version-script", "--export-dynamic-symbol",
+        "--export-dynamic-symbol-list"};
+    if (Inputs.count(Option))
+      return true;
+    if (ExportAll.count(Option))
+      line.exportsEverything = true;
+    for (std::string &Symbol : symbolsNamedBy(Option, Value))
+      line.linkerSymbols.push_back({std::move(Symbol), Spelling});
+    return false;
+  }
+};
+} // namespace
+
 static bool isSource(StringRef File) {
   static const std::set<std::string> Extensions = {".c", ".cc", ".cpp", ".cxx", ".C",
                                                    ".i", ".s", ".S", ".m", ".mm"};
   return Extensions.count(sys::path::extension(File).str()) != 0;
+}
+
+/// A linker program (GNU ld, gold, lld, mold), rather than a compiler driver.
+static bool isLinker(StringRef Program) {
+  StringRef Name = sys::path::filename(Program);
+  return Name == "ld" || Name.startswith("ld.") || Name == "lld" || Name == "mold" ||
+         Name == "gold" || Name.endswith("-ld") || Name.contains("-ld.");
 }
 
 /// The linker command the driver would run for Command (`CC ... -###`), as
@@ -120,6 +215,9 @@ static std::vector<std::string> driverLinkerCommand(const std::vector<std::strin
     }
     Words.push_back(std::move(Word));
   }
+  // Only a linker's command says what the link is made of.
+  if (Words.empty() || !isLinker(Words[0]) && sys::path::filename(Words[0]) != "collect2")
+    return {};
   return Words;
 }
 
@@ -151,7 +249,7 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
   bool Static = false;
   std::vector<bool> StaticLink; // per input: -static or -Bstatic in force there
   std::vector<std::string> CommandDirs;
-  std::string PendingLinkerOption; // the linker's last word, an option wanting a value
+  LinkerWordReader UserLinkerWords(L); // -Wl, and -Xlinker: one stream of words
   for (size_t I = 1; I < Command.size(); ++I) {
     StringRef A = Command[I];
     bool Separate = takesValue(A) && I + 1 < Command.size();
@@ -170,35 +268,15 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
     else if (A == "-Xlinker" && Separate)
       ForLinker.push_back(Value);
     std::string Spelling = A.str() + (A == "-Xlinker" ? " " + Value.str() : "");
-    for (StringRef W : ForLinker) {
-      std::string Pending = std::exchange(PendingLinkerOption, "");
-      StringRef Option = W, OptionValue;
-      if (!Pending.empty()) {
-        Option = Pending, OptionValue = W;
-      } else if (linkerOptionTakesValue(W)) {
-        PendingLinkerOption = W.str();
-        continue;
-      } else if (W.startswith("--") && W.contains('=')) {
-        std::tie(Option, OptionValue) = W.split('=');
-      } else if (W.startswith("-l") || W.startswith("--library") || W == "-T" ||
-                 W.startswith("--script") || !W.startswith("-")) {
+    for (StringRef W : ForLinker)
+      if (UserLinkerWords.read(W, Spelling))
         L.linkerInputs.push_back(Spelling);
-        continue;
-      }
-      // Files and patterns that name symbols to export: not read, so they keep
-      // everything exported.
-      if (Option == "--dynamic-list" || Option == "--version-script" ||
-          Option == "--export-dynamic-symbol" || Option == "--export-dynamic-symbol-list")
-        L.linkerInputs.push_back(Spelling);
-      if (Option == "-E" || Option == "--export-dynamic")
-        L.exportsEverything = true;
-      for (std::string &Symbol : symbolsNamedBy(Option, OptionValue))
-        L.linkerSymbols.push_back({std::move(Symbol), Spelling});
-    }
     if (A == "-rdynamic")
       L.exportsEverything = true;
     if ((A == "-u" || A == "-e") && Separate)
       L.linkerSymbols.push_back({Value.str(), A.str() + " " + Value.str()});
+    else if (A.startswith("-u") && A.size() > 2 && A != "-undef")
+      L.linkerSymbols.push_back({A.drop_front(2).str(), A.str()});
     if (A == "-o" && Separate) {
       L.output = Value.str();
     } else if (A.startswith("-o") && A.size() > 2) {
@@ -224,37 +302,52 @@ LinkLine parseLinkLine(const std::vector<std::string> &Command) {
   // The driver's own part of the link: its library directories (after the
   // command's -L ones) and the inputs it adds (start files, -lc, -lgcc, -lstdc++).
   std::set<std::string> UserWords(Command.begin(), Command.end());
-  for (const std::string &A : Command)
-    if (StringRef(A).startswith("-Wl,")) {
+  for (size_t I = 1; I < Command.size(); ++I) {
+    StringRef A = Command[I];
+    if (A.startswith("-Wl,")) {
       SmallVector<StringRef, 4> Words;
-      StringRef(A).drop_front(4).split(Words, ',', -1, false);
+      A.drop_front(4).split(Words, ',', -1, false);
       for (StringRef W : Words)
         UserWords.insert(W.str());
+    } else if (A == "-l" && I + 1 < Command.size()) { // the driver writes -lNAME
+      UserWords.insert("-l" + Command[I + 1]);
     }
-  std::vector<std::string> Linker = driverLinkerCommand(Command);
-  if (Linker.empty())
-    L.driverProblem = "'" + Command[0] + " -###' did not show the linker's command";
+  }
+  // A linker run directly adds nothing of its own.
+  std::vector<std::string> Linker;
+  if (!isLinker(Command[0])) {
+    Linker = driverLinkerCommand(Command);
+    if (Linker.empty())
+      L.driverProblem = "'" + Command[0] + " -###' did not show the linker's command";
+  }
   L.searchDirs = CommandDirs;
   std::vector<std::pair<std::string, bool>> DriverLibraries; // -lNAME, static
   bool DriverStatic = false;
+  LinkerWordReader DriverWords(L);
   for (size_t I = 1; I < Linker.size(); ++I) {
     StringRef W = Linker[I];
     if (W == "-static" || W == "-Bstatic")
       DriverStatic = true;
     else if (W == "-Bdynamic" || W == "-call_shared")
       DriverStatic = false;
-    if (W.startswith("-L") && W.size() > 2) {
-      if (std::find(L.searchDirs.begin(), L.searchDirs.end(), W.drop_front(2).str()) ==
-          L.searchDirs.end())
-        L.searchDirs.push_back(W.drop_front(2).str());
-    } else if (linkerOptionTakesValue(W) || W == "-o" || W == "-dynamic-linker") {
-      ++I;
-    } else if (!UserWords.count(W.str())) {
-      if (W.startswith("-l") && W.size() > 2)
-        DriverLibraries.push_back({W.str(), DriverStatic});
-      else if (!W.startswith("-"))
-        L.driverInputs.push_back(W.str());
+    if ((W == "-L" && I + 1 < Linker.size()) || (W.startswith("-L") && W.size() > 2)) {
+      std::string Dir = W == "-L" ? Linker[++I] : W.drop_front(2).str();
+      if (std::find(L.searchDirs.begin(), L.searchDirs.end(), Dir) == L.searchDirs.end())
+        L.searchDirs.push_back(Dir);
+      continue;
     }
+    // Every word is read (an option's value is not an input; the driver's own
+    // options, such as a sanitizer's --dynamic-list, count); the inputs that
+    // the command did not name are the driver's.
+    bool Input = DriverWords.read(W, "the compiler driver's linker command");
+    if (!Input || UserWords.count(W.str()))
+      continue;
+    if (W.startswith("-l") && W.size() > 2)
+      DriverLibraries.push_back({W.str(), DriverStatic});
+    else if (!W.startswith("-"))
+      L.driverInputs.push_back(W.str());
+    else
+      L.linkerInputs.push_back(W.str() + " (from the compiler driver)");
   }
   for (auto &[Spelling, IsStatic] : DriverLibraries) {
     std::string Path = findLibrary(StringRef(Spelling).drop_front(2), L.searchDirs, IsStatic);

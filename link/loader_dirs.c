@@ -3,6 +3,7 @@
 #include "loader_dirs.h"
 
 #include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,23 +42,31 @@ void link_loader_dirs(void (*visit)(const char *dir, void *context), void *conte
 }
 
 /* The file `name` in one directory of a colon-separated `list` ($ORIGIN is the
- * needing file's directory), malloc'ed; NULL when in none. */
-static char *find_in_path_list(const char *name, const char *list, const char *origin)
+ * needing file's directory; an empty entry is the current directory, as for the
+ * loader), malloc'ed; NULL when in none. *unknown is set when an entry names a
+ * directory respec cannot know ($LIB, $PLATFORM): the loader might find the file
+ * there first. */
+static char *find_in_path_list(const char *name, const char *list, const char *origin,
+			       bool *unknown)
 {
-	char *copy = list ? strdup(list) : NULL, *found = NULL;
-	for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		const char *rest = dir;
-		const char *base = "";
+	char *copy = list && *list ? strdup(list) : NULL, *found = NULL;
+	for (char *rest = copy, *dir; rest && !found && !*unknown;) {
+		dir = strsep(&rest, ":");
+		const char *tail = dir, *base = "";
 		if (strncmp(dir, "$ORIGIN", 7) == 0)
-			rest = dir + 7, base = origin;
+			tail = dir + 7, base = origin;
 		else if (strncmp(dir, "${ORIGIN}", 9) == 0)
-			rest = dir + 9, base = origin;
+			tail = dir + 9, base = origin;
+		if (strchr(tail, '$')) {
+			*unknown = true;
+			break;
+		}
 		char *candidate = NULL;
-		if (asprintf(&candidate, "%s%s/%s", base, rest, name) >= 0 &&
-		    access(candidate, R_OK) == 0)
+		int made = *base || *tail ? asprintf(&candidate, "%s%s/%s", base, tail, name)
+					  : asprintf(&candidate, "%s", name);
+		if (made >= 0 && access(candidate, R_OK) == 0)
 			found = candidate;
-		else
+		else if (made >= 0)
 			free(candidate);
 	}
 	free(copy);
@@ -76,15 +85,17 @@ char *link_find_needed(const char *name, const char *needed_by, const char *rpat
 		*slash = '\0';
 	else
 		snprintf(origin, sizeof origin, ".");
-	char *found = runpath ? NULL : find_in_path_list(name, rpath, origin);
-	if (!found)
-		found = find_in_path_list(name, getenv("LD_LIBRARY_PATH"), origin);
-	if (!found)
-		found = find_in_path_list(name, runpath, origin);
-	for (size_t i = 0; i < dir_count && !found; i++) {
+	bool unknown = false;
+	char *found = runpath ? NULL : find_in_path_list(name, rpath, origin, &unknown);
+	if (!found && !unknown)
+		found = find_in_path_list(name, getenv("LD_LIBRARY_PATH"), origin, &unknown);
+	if (!found && !unknown)
+		found = find_in_path_list(name, runpath, origin, &unknown);
+	for (size_t i = 0; i < dir_count && !found && !unknown; i++) {
 		char *candidate = NULL;
-		if (asprintf(&candidate, "%s/%s", dirs[i], name) >= 0 &&
-		    access(candidate, R_OK) == 0)
+		if (asprintf(&candidate, "%s/%s", dirs[i], name) < 0)
+			continue;
+		if (access(candidate, R_OK) == 0)
 			found = candidate;
 		else
 			free(candidate);

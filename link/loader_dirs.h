@@ -22,7 +22,8 @@ void link_loader_dirs(void (*visit)(const char *dir, void *context), void *conte
  * when absent): looked for in those (and LD_LIBRARY_PATH), then in `dirs` (the
  * loader's directories, or respec link's: the link's own first). A name with a
  * slash is the path itself. Returns a malloc'ed path, or NULL if no readable
- * file is found. */
+ * file is found, or if a directory the loader would search first cannot be
+ * known here ($LIB, $PLATFORM): the caller counts the library as unread. */
 char *link_find_needed(const char *name, const char *needed_by, const char *rpath,
 		       const char *runpath, const char *const *dirs, size_t dir_count);
 

@@ -102,12 +102,14 @@ static struct program_run *add_case(struct bench *bench, const char *name,
 {
 	struct bench_case *c = bench_add_case(bench, name);
 	struct program_run *runs = calloc(VARIANTS, sizeof *runs);
+	if (!runs)
+		die("calloc");
 	for (int v = 0; v < VARIANTS; v++) {
 		struct program_run *r = &runs[v];
 		r->case_name = name;
 		r->variant = names[v];
 		r->argv = calloc((size_t)nargs + 2, sizeof *r->argv);
-		if (!runs || !r->argv)
+		if (!r->argv)
 			die("calloc");
 		int argc = 0;
 		r->argv[argc++] = binaries[v];
