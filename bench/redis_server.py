@@ -60,6 +60,15 @@ def machine():
     return f"{model}, {os.cpu_count()} cores, Linux {os.uname().release}"
 
 
+def add_run_options(parser):
+    """The options every benchmark takes (bench/run passes them): --quick, --rounds,
+    --seed, --json."""
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--json", required=True)
+
+
 def write_report(path, report):
     """The results file, whole or not at all."""
     with open(path + ".partial", "w") as out:

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Client.h"
+#include "LinkLine.h"
 #include "link.h"
 #include "loader_dirs.h"
 #include "llvm/Object/Archive.h"
@@ -253,9 +254,9 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
       Any = true;
       // A name the script's directory does not hold is looked for in the
       // library directories, as ld does; -lNAME as a library.
-      std::vector<std::string> Candidates;
+      std::string Found;
       if (W.rfind("-l", 0) == 0) {
-        Candidates = {"lib" + W.substr(2) + ".so", "lib" + W.substr(2) + ".a"};
+        Found = findLibrary(StringRef(W).drop_front(2), dirsForNeeded, false);
       } else if (sys::path::is_absolute(W)) {
         addFile(W);
         continue;
@@ -266,16 +267,8 @@ void Client::addLinkerScript(const std::string &Path, StringRef Text) {
           addFile(Beside.str().str());
           continue;
         }
-        Candidates = {W};
+        Found = findLibrary(":" + W, dirsForNeeded, false); // -l:FILE: the name as it is
       }
-      std::string Found;
-      for (const std::string &Dir : dirsForNeeded)
-        for (const std::string &C : Candidates) {
-          SmallString<256> Candidate(Dir);
-          sys::path::append(Candidate, C);
-          if (Found.empty() && sys::fs::exists(Candidate))
-            Found = Candidate.str().str();
-        }
       if (Found.empty())
         unreadFiles.push_back({W, "named by " + Path + ", found in no library directory"});
       else

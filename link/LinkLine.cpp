@@ -221,9 +221,7 @@ static std::vector<std::string> driverLinkerCommand(const std::vector<std::strin
   return Words;
 }
 
-/// -lNAME (or -l:FILE) as the linker finds it.
-static std::string findLibrary(StringRef Name, const std::vector<std::string> &Dirs,
-                               bool Static) {
+std::string findLibrary(StringRef Name, const std::vector<std::string> &Dirs, bool Static) {
   std::vector<std::string> Names;
   if (Name.consume_front(":"))
     Names = {Name.str()};

@@ -14,6 +14,7 @@
 #ifndef RESPEC_LINK_LINKLINE_H
 #define RESPEC_LINK_LINKLINE_H
 
+#include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct LinkLine {
 /// Takes the command apart; throws SpecError for what respec link cannot
 /// handle (a source file to compile, no command).
 LinkLine parseLinkLine(const std::vector<std::string> &Command);
+
+/// The library -lNAME (Name: NAME, or :FILE for -l:FILE) names, as the linker
+/// finds it in Dirs: libNAME.so then libNAME.a in each directory (only .a when
+/// Static). Empty when no directory holds it.
+std::string findLibrary(llvm::StringRef Name, const std::vector<std::string> &Dirs,
+                        bool Static);
 
 /// The directories the dynamic loader searches for a DT_NEEDED library,
 /// after the link's own (loader_dirs.h).

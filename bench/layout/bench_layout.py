@@ -36,8 +36,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from redis_server import (CHECK_SCRIPT, Server, benchmark_row, machine,  # noqa: E402
-                          percentiles, pinned, write_report)
+from redis_server import (CHECK_SCRIPT, Server, add_run_options,  # noqa: E402
+                          benchmark_row, machine, percentiles, pinned, write_report)
 
 CASES = [("PING_MBULK", "ping"), ("SET", "set"), ("GET", "get"), ("LPUSH", "lpush"),
          ("LPOP", "lpop")]
@@ -126,10 +126,7 @@ def main():
     parser.add_argument("--rpc-calls", required=True, help="the rpc-calls program")
     parser.add_argument("--rpc-server", required=True, help="the rpc-server program")
     parser.add_argument("--rpc-layout", required=True, help="rpc-layout's output directory")
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rounds", type=int)
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--json", required=True)
+    add_run_options(parser)
     args = parser.parse_args()
 
     names = ["o2", "bolt-hfsort+", "bolt-hfsort", "bolt-pettis-hansen", "pgo",

@@ -32,7 +32,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from redis_server import CHECK_SCRIPT, Server, benchmark_row, write_report  # noqa: E402
+from redis_server import (CHECK_SCRIPT, Server, add_run_options,  # noqa: E402
+                          benchmark_row, write_report)
 
 VARIANTS = ["generic", "respec", "arena"]
 BINARY = {"generic": "redis-server-glibc", "respec": "redis-server-respec",
@@ -106,10 +107,7 @@ def main():
     parser.add_argument("--batch", required=True, help="the batch programs' benchmark (bench_link.c)")
     parser.add_argument("--redis", required=True, help="examples/electric's Redis directory")
     parser.add_argument("--client", required=True, help="directory of redis-benchmark, redis-cli")
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rounds", type=int)
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--json", required=True)
+    add_run_options(parser)
     args = parser.parse_args()
     for name in VARIANTS:
         path = os.path.join(args.redis, BINARY[name])
