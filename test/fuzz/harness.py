@@ -15,7 +15,16 @@ check() runs, in order:
   3. respec specialize spec.c: over 60 s is a runaway, a signal is a crash, an
      error exit is a decline (its reason kept), success gives spec.respec.o;
   4. the driver and the other sources linked with spec.respec.o instead of
-     spec.c, run, and the output compared with the generic one.
+     spec.c, run, and the output compared with the generic one;
+  5. on a mismatch, for a case whose generator does not promise C's type rules
+     (Csmith: a union member written through a pointer of one type and read
+     through a pointer of another), whether the generic build itself depends on
+     them: when its -O2 or -O3 build prints otherwise than -O1 and the same
+     builds with -fno-strict-aliasing do not, the program's meaning is not the
+     source's (TBAA makes the access undefined; respec's residual code, which
+     keeps the source's type tags and lets LLVM see further, exposes it as
+     -O2 does), and the whole check runs again with -fno-strict-aliasing on
+     both sides: a mismatch there is respec's.
 Everything is recorded in commands.sh in the case directory, so a kept case can be
 rebuilt by hand.
 """
@@ -255,7 +264,35 @@ def _check(d, meta, tools, limits, log):
         if ub:
             return Outcome("skipped", "undefined behaviour on these inputs: " + ub,
                            "undefined behaviour", respec_secs, peak)
+        if NO_TYPE_RULES not in meta["cflags"] and \
+                breaks_type_rules(d, cc, sources, generic_out, limits, log):
+            outcome = _check(d, dict(meta, cflags=meta["cflags"] + [NO_TYPE_RULES]),
+                             tools, limits, log)
+            outcome.detail += " (with %s: the generic build's output depends on C's " \
+                "type rules)" % NO_TYPE_RULES
+            if outcome.status == "pass":
+                outcome.reason = "with %s" % NO_TYPE_RULES
+            return outcome
     return Outcome("mismatch", what, "output differs", respec_secs, peak)
+
+
+NO_TYPE_RULES = "-fno-strict-aliasing"
+
+
+def breaks_type_rules(d, cc, sources, generic_out, limits, log):
+    """Whether the generic build prints otherwise at -O2 or -O3 than at -O1, and
+    does not once type-based alias analysis is off."""
+    def output(flags, name):
+        rc, _, _, _, _ = run(cc + flags + sources + ["-o", name], d, 120, log)
+        if rc != 0:
+            return None
+        rc, out, _, _, _ = run(["./" + name], d, limits.specialized_seconds, log)
+        return out if rc == 0 else None
+
+    for level in ("-O2", "-O3"):
+        if output([level], "generic" + level) != generic_out:
+            return output([level, NO_TYPE_RULES], "generic" + level + "-no-tbaa") == generic_out
+    return False
 
 
 def sanitizer_check(d, cc, sources, generic_out, limits, log):
