@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReusedPipelineCompiler.h"
+#include "SchedulingGate.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,6 +29,7 @@ Expected<std::unique_ptr<MemoryBuffer>> ReusedPipelineCompiler::operator()(Modul
   // The stream writes straight into `object` (raw_svector_ostream is unbuffered),
   // so emptying the vector starts the next object at offset 0.
   object.clear();
+  SchedulingGate Gate(M);
   pipeline.run(M);
   return MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()),
                                         M.getModuleIdentifier() + "-object");

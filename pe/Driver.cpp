@@ -1,6 +1,7 @@
 //===- Driver.cpp - From C sources to a specialized object ----------------===//
 #include "Driver.h"
 #include "Reroll.h"
+#include "SchedulingGate.h"
 #include "Diagnostics.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -551,6 +552,7 @@ static std::string emitObject(Module &M) {
   std::unique_ptr<DiagnosticHandler> Previous = Ctx.getDiagnosticHandler();
   Ctx.setDiagnosticHandler(std::unique_ptr<DiagnosticHandler>(Errors));
   auto Restore = make_scope_exit([&] { Ctx.setDiagnosticHandler(std::move(Previous)); });
+  SchedulingGate Gate(M);
   PM.run(M);
   if (Errors->firstError)
     throw *Errors->firstError;

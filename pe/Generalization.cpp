@@ -87,8 +87,8 @@ void Specializer::evaluateBranch(BranchInst &I) {
     ++current->stats.branchesFolded;
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
-    if (Cond.programData)
-      noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, /*Dynamic=*/false);
+    noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)},
+                 Cond.programData ? LoopTest::ProgramData : LoopTest::Static);
     builder->CreateBr(
         branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1), true));
     return;
@@ -96,7 +96,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
-  noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, /*Dynamic=*/true);
+  noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, LoopTest::Dynamic);
   noteProgramControl(I.getCondition(), {I.getSuccessor(0), I.getSuccessor(1)});
   BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
   BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
@@ -110,8 +110,8 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
     ++current->stats.branchesFolded;
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
-    if (Cond.programData)
-      noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), /*Dynamic=*/false);
+    noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)),
+                 Cond.programData ? LoopTest::ProgramData : LoopTest::Static);
     auto Case = I.findCaseValue(cast<ConstantInt>(Cond.constant));
     builder->CreateBr(branchTo(Case->getCaseSuccessor(), true));
     return;
@@ -119,7 +119,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
   Value *Residual = materialize(Cond, nullptr, false);
-  noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), /*Dynamic=*/true);
+  noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), LoopTest::Dynamic);
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
   for (auto &Case : I.cases())
@@ -218,17 +218,25 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
                   Path.back().site == Succ;
-  bool DynamicTest = false;
+  bool DynamicTest = false, StaticTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
-    bool StaticallyBounded = iterationsWithStaticTest.count(Iteration);
+    bool StaticallyBounded = iterationsWithProgramDataTest.count(Iteration);
     if (Mode == LoopMode::Unrolled && !StaticallyBounded &&
         checkTaintedSlots(Site, Iteration, Out))
       return contextForSuccessor(Succ, Out); // in the site's new mode
     DynamicTest = iterationsWithDynamicTest.count(Iteration) && !StaticallyBounded;
+    StaticTest = iterationsWithStaticTest.count(Iteration);
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
+  // A static test beside the dynamic one (`for (i = 1; i <= 4; i++) if (p >=
+  // end) return`) may end the loop soon: it unrolls while it is short.
+  if (DynamicTest && StaticTest) {
+    auto Count = iterationCounts.find({Parent, Succ});
+    DynamicTest = Count != iterationCounts.end() &&
+                  Count->second >= options.maxUnrollWithDynamicExit;
+  }
   if (Mode == LoopMode::Unrolled && checkProgramControl(Site, Parent, Out))
     return contextForSuccessor(Succ, Out);
   // Only a loop without program counters may need its few-valued slots as keys.
@@ -247,9 +255,13 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   if (New) {
     unsigned &Count = iterationCounts[{Parent, Succ}];
     It->second = Count++;
-    if (Count > options.maxUnroll)
-      generalize(Site, "unrolling budget (--max-unroll=" + std::to_string(options.maxUnroll) + ") hit",
-                 true);
+    if (Count > options.maxUnroll &&
+        generalize(Site, "unrolling budget (--max-unroll=" + std::to_string(options.maxUnroll) +
+                             ") hit",
+                   true)) {
+      iterationIds.erase(It);
+      return contextForSuccessor(Succ, Out);
+    }
   }
   Path.push_back({ContextElement::Loop, Succ, It->second});
   return internContext(Path);
@@ -458,16 +470,17 @@ bool Specializer::checkProgramControl(const LoopSite &Site, unsigned Parent, con
   return false;
 }
 
-/// Called for a conditional branch decided by run-time data (Dynamic) or by
-/// program data (read from static memory): if it is one of the loop's own
-/// tests (see isLoopTestBlock; with a successor outside the loop), this
-/// iteration has a test of that kind. An iteration with a dynamic test is
-/// under dynamic control unless it also has one on program data: a walk over
-/// a static table or list that stops early on a dynamic match (`for (c =
-/// choices; c->proc; c++) if (c->value == tag) return ...`) ends where the
-/// table does, and unrolling it stops by itself. A static test on other data
-/// (a counter of the spec's own) bounds nothing that can be known ahead.
-void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, bool Dynamic) {
+/// Called for a conditional branch: if it is one of the loop's own tests (see
+/// isLoopTestBlock; with a successor outside the loop), this iteration has a
+/// test of that kind. An iteration with a dynamic test is under dynamic
+/// control unless it also has one on program data: a walk over a static table
+/// or list that stops early on a dynamic match (`for (c = choices; c->proc;
+/// c++) if (c->value == tag) return ...`) ends where the table does, and
+/// unrolling it stops by itself. A static test on other data (a counter
+/// against a bound) may end the loop soon or never (`i < 1000000`): such a
+/// loop unrolls for --max-unroll-dynamic-exit iterations before it counts as
+/// under dynamic control.
+void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind) {
   const BasicBlock *Block = current->original;
   const FunctionInfo &FI = info.get(Block->getParent());
   const Loop *L = FI.loops->getLoopFor(Block);
@@ -483,7 +496,10 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, bool Dynamic) 
     Path.pop_back();
   }
   if (!Path.empty())
-    (Dynamic ? iterationsWithDynamicTest : iterationsWithStaticTest).insert(internContext(Path));
+    (Kind == LoopTest::Dynamic       ? iterationsWithDynamicTest
+     : Kind == LoopTest::ProgramData ? iterationsWithProgramDataTest
+                                     : iterationsWithStaticTest)
+        .insert(internContext(Path));
 }
 
 /// Called for a residual conditional branch: a static loop-carried value
@@ -609,14 +625,14 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
                     "the ones that kept changing (counters) widened"
                   : ": loop keyed on its program counter (one residual block "
                     "per program point, other loop-carried values widened)")});
-  if (BudgetHit) {
+  if (BudgetHit)
     ++budgetHits;
-    throw RestartRequest();
-  }
   // The attempt goes on with the site in its new mode, to find the other loops
   // that need generalizing before it starts over (Specializer::attempt): one
-  // restart per round of discoveries rather than one per loop. Its residual
-  // code is thrown away, so that it mixes both modes does not matter.
+  // restart per round of discoveries rather than one per loop (a program with
+  // many loops over budget would otherwise evaluate its prefix once per loop).
+  // Its residual code is thrown away, so that it mixes both modes does not
+  // matter; a site in its new mode that hits a budget again restarts at once.
   restartPending = true;
   return true;
 }
@@ -669,8 +685,10 @@ void Specializer::budgetExhausted(const std::string &Budget) {
     for (auto &[Key, Count] : iterationCounts)
       if (Count > Most)
         Most = Count, LargestParent = Key.first, Largest = Key.second;
-    if (Largest)
+    if (Largest) {
       generalize(loopSite(contexts[LargestParent], Largest), Budget + " hit", true);
+      throw RestartRequest(); // the work budget is spent: this attempt cannot go on
+    }
     const Function *Costliest = nullptr;
     uint64_t Cost = 0;
     for (auto &[F, Work] : workByFunction)

@@ -137,6 +137,7 @@ void Specializer::reset() {
   variantIds.clear();
   variantCounts.clear();
   iterationsWithDynamicTest.clear();
+  iterationsWithProgramDataTest.clear();
   iterationsWithStaticTest.clear();
   blocks.clear();
   blocksById.clear();

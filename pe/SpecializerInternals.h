@@ -267,8 +267,9 @@ private:
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
   std::map<std::pair<unsigned, const BasicBlock *>, unsigned> variantCounts;
   /// Iteration contexts with a loop test (noteLoopTest) decided by run-time
-  /// data, and with one decided by static data.
-  std::set<unsigned> iterationsWithDynamicTest, iterationsWithStaticTest;
+  /// data, by program data, and by other static data.
+  std::set<unsigned> iterationsWithDynamicTest, iterationsWithProgramDataTest,
+      iterationsWithStaticTest;
   std::map<std::pair<const BasicBlock *, unsigned>, std::unique_ptr<SpecBlock>> blocks;
   std::set<std::pair<std::vector<uint32_t>, unsigned>> worklist;
   std::map<unsigned, SpecBlock *> blocksById;
@@ -327,7 +328,9 @@ private:
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
-  void noteLoopTest(ArrayRef<BasicBlock *> Successors, bool Dynamic);
+  /// What decided a branch that may be one of a loop's own tests.
+  enum class LoopTest { Dynamic, ProgramData, Static };
+  void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
   void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;

@@ -117,6 +117,11 @@ options:
                        -O0 shows the raw residual code)
   --max-unroll N       iterations of one loop unrolled before it stays a loop
                        (default 4096)
+  --max-unroll-dynamic-exit N
+                       iterations unrolled of a loop that a static test (a
+                       counter against a bound) and a run-time one may both
+                       leave, before it counts as under run-time control and
+                       stays a loop (default 16)
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
@@ -240,6 +245,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.optLevel = A[2] - '0';
     } else if (A == "--max-unroll") {
       CL.options.maxUnroll = parseCount(A, Next());
+    } else if (A == "--max-unroll-dynamic-exit") {
+      CL.options.maxUnrollWithDynamicExit = parseCount(A, Next(), /*ZeroAllowed=*/true);
     } else if (A == "--max-work") {
       CL.options.maxWork = parseCount(A, Next());
     } else if (A == "--max-call-effects") {

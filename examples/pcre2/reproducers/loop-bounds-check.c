@@ -1,15 +1,17 @@
-// A check inside a counted loop that leaves it on run-time data is taken for
-// the loop's own test when its block dominates the latch, so a loop with a
-// static trip count is kept residual instead of unrolled. PCRE2's exact
-// repeats are written this way (OP_DIGIT under OP_TYPEEXACT, pcre2_match.c:3358:
-// for (i = 1; i <= Lmin; i++) { if (Feptr >= mb->end_subject) ...RRETURN...; }),
-// so \d{4} stays a loop with a counter.
+// A check inside a counted loop that leaves it on run-time data is one of the
+// loop's own tests when its block dominates the latch. PCRE2's exact repeats
+// are written this way (OP_DIGIT under OP_TYPEEXACT, pcre2_match.c:3358:
+// for (i = 1; i <= Lmin; i++) { if (Feptr >= mb->end_subject) ...RRETURN...; }).
+// The loop's other test, the counter against its static bound, may end it
+// soon, so the loop unrolls while it is short (--max-unroll-dynamic-exit,
+// default 16): \d{4} is four straight checks.
 //
 //   respec explain loop-bounds-check.c
-//     note: loop-bounds-check.c:16:2: loop under dynamic control (its test
-//     depends on run-time data while its static state keeps changing): kept residual
+//     16 S | 	for (unsigned i = 1; i <= n; i++) {
+//     (no note: nothing is kept residual)
 //
-// (A cost, not a blocker: the count is static, the loop is small.)
+// Until session 12 the loop was kept residual with its counter ("loop under
+// dynamic control").
 #include <respec/respec.h>
 static int digits(const unsigned char *p, const unsigned char *end, unsigned n)
 {
