@@ -88,7 +88,7 @@ void Specializer::evaluateBranch(BranchInst &I) {
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
     noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)},
-                 Cond.programData ? LoopTest::ProgramData : LoopTest::Static);
+                 Cond.programData ? LoopTest::ProgramData : LoopTest::OtherStatic);
     builder->CreateBr(
         branchTo(I.getSuccessor(cast<ConstantInt>(Cond.constant)->isOne() ? 0 : 1), true));
     return;
@@ -111,7 +111,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
     noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)),
-                 Cond.programData ? LoopTest::ProgramData : LoopTest::Static);
+                 Cond.programData ? LoopTest::ProgramData : LoopTest::OtherStatic);
     auto Case = I.findCaseValue(cast<ConstantInt>(Cond.constant));
     builder->CreateBr(branchTo(Case->getCaseSuccessor(), true));
     return;
@@ -218,7 +218,7 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
 
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
                   Path.back().site == Succ;
-  bool DynamicTest = false, StaticTest = false;
+  bool DynamicTest = false, OtherStaticTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
     bool StaticallyBounded = iterationsWithProgramDataTest.count(Iteration);
@@ -226,16 +226,17 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
         checkTaintedSlots(Site, Iteration, Out))
       return contextForSuccessor(Succ, Out); // in the site's new mode
     DynamicTest = iterationsWithDynamicTest.count(Iteration) && !StaticallyBounded;
-    StaticTest = iterationsWithStaticTest.count(Iteration);
+    OtherStaticTest = iterationsWithOtherStaticTest.count(Iteration);
     Path.pop_back();
   }
   unsigned Parent = internContext(Path);
   // A static test beside the dynamic one (`for (i = 1; i <= 4; i++) if (p >=
-  // end) return`) may end the loop soon: it unrolls while it is short.
-  if (DynamicTest && StaticTest) {
+  // end) return`) may end the loop soon: it unrolls while it is short (its
+  // iterations so far, this one included, at most the knob).
+  if (DynamicTest && OtherStaticTest) {
     auto Count = iterationCounts.find({Parent, Succ});
     DynamicTest = Count != iterationCounts.end() &&
-                  Count->second >= options.maxUnrollWithDynamicExit;
+                  Count->second > options.maxUnrollWithDynamicExit;
   }
   if (Mode == LoopMode::Unrolled && checkProgramControl(Site, Parent, Out))
     return contextForSuccessor(Succ, Out);
@@ -498,7 +499,7 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind)
   if (!Path.empty())
     (Kind == LoopTest::Dynamic       ? iterationsWithDynamicTest
      : Kind == LoopTest::ProgramData ? iterationsWithProgramDataTest
-                                     : iterationsWithStaticTest)
+                                     : iterationsWithOtherStaticTest)
         .insert(internContext(Path));
 }
 
@@ -632,7 +633,9 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
   // restart per round of discoveries rather than one per loop (a program with
   // many loops over budget would otherwise evaluate its prefix once per loop).
   // Its residual code is thrown away, so that it mixes both modes does not
-  // matter; a site in its new mode that hits a budget again restarts at once.
+  // matter; a site in its new mode that hits a budget again restarts at once
+  // (a site now keyed on its program counters counts its iterations on from
+  // where unrolling left them, so its next new key does).
   restartPending = true;
   return true;
 }

@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SchedulingGate.h"
+#include "llvm/CodeGen/Passes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
 
 using namespace llvm;
 
@@ -14,7 +17,7 @@ namespace respec {
 SchedulingGate::SchedulingGate(Module &M) {
   for (Function &F : M)
     for (BasicBlock &B : F)
-      if (B.size() > kMaxScheduledBlock) {
+      if (B.sizeWithoutDebug() > MaxScheduledBlock) {
         unscheduled.insert("function (" + F.getName().str() + ")");
         break;
       }
@@ -30,8 +33,15 @@ SchedulingGate::~SchedulingGate() {
     context->setOptPassGate(*previous);
 }
 
+/// LLVM 16 names a legacy pass it may skip by its name; later versions by its
+/// argument (-machine-scheduler).
+static bool isMachineScheduler(StringRef PassName) {
+  const PassInfo *Info = PassRegistry::getPassRegistry()->getPassInfo(&MachineSchedulerID);
+  return Info && (PassName == Info->getPassName() || PassName == Info->getPassArgument());
+}
+
 bool SchedulingGate::shouldRunPass(StringRef PassName, StringRef IRDescription) {
-  if (PassName == "Machine Instruction Scheduler" && unscheduled.count(IRDescription.str()))
+  if (unscheduled.count(IRDescription.str()) && isMachineScheduler(PassName))
     return false;
   return !previous->isEnabled() || previous->shouldRunPass(PassName, IRDescription);
 }

@@ -10,10 +10,14 @@
 // block for latency, so a block that large gains nothing worth a minute.
 //
 // SchedulingGate skips that one pass for the functions that have a block of
-// more than kMaxScheduledBlock instructions, and nothing else: it is an
+// more than MaxScheduledBlock instructions, and nothing else: it is an
 // OptPassGate (the hook behind -opt-bisect-limit) installed on the module's
-// context for the time of one code generation run, so it applies per module
-// and per thread, to respec specialize and to run-time specialization alike.
+// LLVMContext for the time of one code generation run, for respec specialize
+// and run-time specialization alike. A context serves one thread at a time
+// (run-time specialization compiles under ORC's context lock), so gates on
+// one context are installed and removed in order. Any gate already installed
+// (-opt-bisect-limit) still decides every other pass.
+// test/jit/scheduling_gate_test.cpp runs the code generator on such a block.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PE_SCHEDULING_GATE_H
@@ -33,7 +37,7 @@ namespace respec {
 class SchedulingGate : public llvm::OptPassGate {
 public:
   /// Blocks of more instructions than this are not given to the scheduler.
-  static constexpr unsigned kMaxScheduledBlock = 10000;
+  static constexpr unsigned MaxScheduledBlock = 10000;
 
   /// Installed on M's context when M has such a block, until destroyed.
   explicit SchedulingGate(llvm::Module &M);

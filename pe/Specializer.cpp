@@ -138,7 +138,7 @@ void Specializer::reset() {
   variantCounts.clear();
   iterationsWithDynamicTest.clear();
   iterationsWithProgramDataTest.clear();
-  iterationsWithStaticTest.clear();
+  iterationsWithOtherStaticTest.clear();
   blocks.clear();
   blocksById.clear();
   worklist.clear();

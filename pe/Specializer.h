@@ -30,8 +30,8 @@ struct SpecializeOptions {
   unsigned maxUnroll = 4096;
   /// Iterations unrolled of a loop whose own tests are one on run-time data
   /// and one on static data other than a program's (a counter against a
-  /// bound: `for (i = 1; i <= 4; i++) if (p >= end) return`) before the loop
-  /// counts as under dynamic control and is generalized.
+  /// bound: `for (i = 1; i <= 4; i++) if (p >= end) return`); one more, and
+  /// the loop counts as under dynamic control and is generalized. 0: at once.
   unsigned maxUnrollWithDynamicExit = 16;
   /// Residual IR instructions (before cleanup) before the largest unrolled loop
   /// is kept residual instead.

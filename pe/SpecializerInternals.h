@@ -269,7 +269,7 @@ private:
   /// Iteration contexts with a loop test (noteLoopTest) decided by run-time
   /// data, by program data, and by other static data.
   std::set<unsigned> iterationsWithDynamicTest, iterationsWithProgramDataTest,
-      iterationsWithStaticTest;
+      iterationsWithOtherStaticTest;
   std::map<std::pair<const BasicBlock *, unsigned>, std::unique_ptr<SpecBlock>> blocks;
   std::set<std::pair<std::vector<uint32_t>, unsigned>> worklist;
   std::map<unsigned, SpecBlock *> blocksById;
@@ -329,7 +329,7 @@ private:
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
   /// What decided a branch that may be one of a loop's own tests.
-  enum class LoopTest { Dynamic, ProgramData, Static };
+  enum class LoopTest { Dynamic, ProgramData, OtherStatic };
   void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
   void noteProgramCounter(const AbstractValue &Address);
