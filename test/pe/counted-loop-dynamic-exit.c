@@ -2,17 +2,17 @@
 // `for (i = 1; i <= Lmin; i++) { if (Feptr >= mb->end_subject) RRETURN(...); ... }`)
 // has two loop tests: the counter against its static bound, and the check on
 // run-time data. The static one may end the loop soon, so the loop unrolls while
-// it is short (--max-unroll-dynamic-exit, default 16) before it counts as under
-// run-time control: \d{4} becomes four straight checks, a thousand digits stay a
+// it is short (--max-unroll-dynamic-exit N; off by default) before it counts as under
+// run-time control (default 0: at once; 16 here): \d{4} becomes four straight checks, a thousand digits stay a
 // loop, and neither is a budget hit.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %respec specialize %s -O0 --emit-llvm -o %t/spec.ll 2>%t/notes
+// RUN: %respec specialize %s -O0 --emit-llvm --max-unroll-dynamic-exit 16 -o %t/spec.ll 2>%t/notes
 // RUN: %FileCheck %s < %t/spec.ll
 // RUN: %FileCheck --check-prefix=NOTE %s < %t/notes
 // RUN: %respec specialize %s -O0 --emit-llvm --max-unroll-dynamic-exit 0 -o - -q \
 // RUN:   | %FileCheck --check-prefix=NEVER %s
-// RUN: %respec specialize %s -o %t/spec.o -q
+// RUN: %respec specialize %s --max-unroll-dynamic-exit 16 -o %t/spec.o -q
 // RUN: %clang -O2 -I%inc -c %s -o %t/generic.o
 // RUN: %clang -O2 -I%inc -DMAIN %s %t/spec.o -o %t/specialized
 // RUN: %clang -O2 -I%inc -DMAIN %s %t/generic.o -o %t/generic

@@ -121,7 +121,7 @@ options:
                        iterations unrolled of a loop that a static test (a
                        counter against a bound) and a run-time one may both
                        leave, before it counts as under run-time control and
-                       stays a loop (default 16)
+                       stays a loop (default 0: at once)
   --max-growth N       residual instructions before the largest unrolled loop
                        stays a loop (default 400000)
   --max-inline-depth N nesting of unfolded calls (default 64)
