@@ -221,7 +221,8 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   bool DynamicTest = false, OtherStaticTest = false;
   if (BackEdge) {
     unsigned Iteration = internContext(Path);
-    bool StaticallyBounded = iterationsWithProgramDataTest.count(Iteration);
+    bool StaticallyBounded = iterationsWithProgramDataTest.count(Iteration) &&
+                             walksOn(Iteration, Path, Succ, Out);
     if (Mode == LoopMode::Unrolled && !StaticallyBounded &&
         checkTaintedSlots(Site, Iteration, Out))
       return contextForSuccessor(Succ, Out); // in the site's new mode
@@ -501,6 +502,26 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind)
      : Kind == LoopTest::ProgramData ? iterationsWithProgramDataTest
                                      : iterationsWithOtherStaticTest)
         .insert(internContext(Path));
+}
+
+/// Whether the iteration Iteration (its context path Path) of the loop at
+/// Header, ending in Out, moves on through the program data it tests: its
+/// program counters hold values no other iteration of the loop in the same
+/// parent context ended with. A walk over a table or list never comes back to
+/// an entry, so its test on program data bounds it; an interpreter whose
+/// program loops (PCRE2's match() backtracking to a pattern position it has
+/// been at) comes back, and its test on the instruction it reads bounds
+/// nothing. A loop without program counters has one key for every iteration:
+/// it comes back at once.
+bool Specializer::walksOn(unsigned Iteration, const ContextPath &Path, const BasicBlock *Header,
+                          const State &Out) {
+  ContextPath ParentPath(Path.begin(), Path.end() - 1);
+  std::string Counters;
+  if (auto It = programCounterSlots.find(Header); It != programCounterSlots.end())
+    Counters = slotsKey(It->second, Out);
+  auto [It, New] =
+      programDataWalks.try_emplace({internContext(ParentPath), Header, Counters}, Iteration);
+  return New || It->second == Iteration;
 }
 
 /// Called for a residual conditional branch: a static loop-carried value

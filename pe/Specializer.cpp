@@ -149,6 +149,7 @@ void Specializer::reset() {
   generalizedInAttempt.clear();
   slotValuesSeen.clear();
   programControlSeen.clear(); // keyed on context ids, which each attempt renumbers
+  programDataWalks.clear();
   workByFunction.clear();
   copyTally.clear();
   symbolicRoots.clear();

@@ -262,6 +262,9 @@ private:
   /// counters) -> the program-control slots' values when last there.
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, std::string>
       programControlSeen;
+  /// Unrolled loops with a test on program data: (parent context, header,
+  /// program counters) -> the first iteration that ended with them (walksOn).
+  std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> programDataWalks;
   /// Variants of a join block kept apart because they disagree on program
   /// data: (context, block, key) -> variant number.
   std::map<std::tuple<unsigned, const BasicBlock *, std::string>, unsigned> variantIds;
@@ -328,6 +331,8 @@ private:
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
+  bool walksOn(unsigned Iteration, const ContextPath &Path, const BasicBlock *Header,
+               const State &Out);
   /// What decided a branch that may be one of a loop's own tests.
   enum class LoopTest { Dynamic, ProgramData, OtherStatic };
   void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
