@@ -208,8 +208,11 @@ static void write_cache(const char *path)
 	if (!out)
 		return;
 	fprintf(out, "respec-io-costs %d\n", CACHE_VERSION);
+	/* 17 significant digits read back as the same double: a process that reads
+	 * the cache decides with the figures of the one that measured them (%.3f
+	 * did not, and the trace's rounding of the two could differ). */
 	for (int i = 0; i < COSTS; i++)
-		fprintf(out, "%s %.3f\n", cached_names[i], *cached_costs[i]);
+		fprintf(out, "%s %.17g\n", cached_names[i], *cached_costs[i]);
 	if (fclose(out) != 0 || rename(temporary, path) != 0)
 		unlink(temporary);
 }
