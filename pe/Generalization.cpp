@@ -219,18 +219,19 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   bool BackEdge = !Path.empty() && Path.back().kind == ContextElement::Loop &&
                   Path.back().site == Succ;
   bool DynamicTest = false, OtherStaticTest = false;
+  unsigned Iteration = BackEdge ? internContext(Path) : 0;
+  if (BackEdge)
+    Path.pop_back();
+  unsigned Parent = internContext(Path);
   if (BackEdge) {
-    unsigned Iteration = internContext(Path);
     bool StaticallyBounded = iterationsWithProgramDataTest.count(Iteration) &&
-                             walksOn(Iteration, Path, Succ, Out);
+                             walksOn(Iteration, Parent, Succ, Out);
     if (Mode == LoopMode::Unrolled && !StaticallyBounded &&
         checkTaintedSlots(Site, Iteration, Out))
       return contextForSuccessor(Succ, Out); // in the site's new mode
     DynamicTest = iterationsWithDynamicTest.count(Iteration) && !StaticallyBounded;
     OtherStaticTest = iterationsWithOtherStaticTest.count(Iteration);
-    Path.pop_back();
   }
-  unsigned Parent = internContext(Path);
   // A static test beside the dynamic one (`for (i = 1; i <= 4; i++) if (p >=
   // end) return`) may end the loop soon: it unrolls while it is short (its
   // iterations so far, this one included, at most the knob).
@@ -504,8 +505,8 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind)
         .insert(internContext(Path));
 }
 
-/// Whether the iteration Iteration (its context path Path) of the loop at
-/// Header, ending in Out, moves on through the program data it tests: its
+/// Whether the iteration Iteration of the loop at Header (in the context
+/// Parent), ending in Out, moves on through the program data it tests: its
 /// program counters hold values no other iteration of the loop in the same
 /// parent context ended with. A walk over a table or list never comes back to
 /// an entry, so its test on program data bounds it; an interpreter whose
@@ -513,14 +514,13 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind)
 /// been at) comes back, and its test on the instruction it reads bounds
 /// nothing. A loop without program counters has one key for every iteration:
 /// it comes back at once.
-bool Specializer::walksOn(unsigned Iteration, const ContextPath &Path, const BasicBlock *Header,
+bool Specializer::walksOn(unsigned Iteration, unsigned Parent, const BasicBlock *Header,
                           const State &Out) {
-  ContextPath ParentPath(Path.begin(), Path.end() - 1);
   std::string Counters;
   if (auto It = programCounterSlots.find(Header); It != programCounterSlots.end())
     Counters = slotsKey(It->second, Out);
   auto [It, New] =
-      programDataWalks.try_emplace({internContext(ParentPath), Header, Counters}, Iteration);
+      programDataWalks.try_emplace({Parent, Header, Counters}, Iteration);
   return New || It->second == Iteration;
 }
 

@@ -331,8 +331,7 @@ private:
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
-  bool walksOn(unsigned Iteration, const ContextPath &Path, const BasicBlock *Header,
-               const State &Out);
+  bool walksOn(unsigned Iteration, unsigned Parent, const BasicBlock *Header, const State &Out);
   /// What decided a branch that may be one of a loop's own tests.
   enum class LoopTest { Dynamic, ProgramData, OtherStatic };
   void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
