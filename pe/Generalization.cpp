@@ -507,20 +507,39 @@ void Specializer::noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind)
 
 /// Whether the iteration Iteration of the loop at Header (in the context
 /// Parent), ending in Out, moves on through the program data it tests: its
-/// program counters hold values no other iteration of the loop in the same
-/// parent context ended with. A walk over a table or list never comes back to
-/// an entry, so its test on program data bounds it; an interpreter whose
-/// program loops (PCRE2's match() backtracking to a pattern position it has
-/// been at) comes back, and its test on the instruction it reads bounds
-/// nothing. A loop without program counters has one key for every iteration:
-/// it comes back at once.
+/// program counters are static, not all where the iteration began, and hold
+/// values no other iteration of the loop in the same parent context ended
+/// with. A walk over a table or list never comes back to an entry, so its test
+/// on program data bounds it. Bounded by nothing are:
+///  - an interpreter whose program loops (PCRE2's match() backtracking to a
+///    pattern position it has been at): it comes back;
+///  - an iteration whose counter became run-time data on the way (match()
+///    popping a backtracking frame from the caller's memory): it walks nowhere
+///    known;
+///  - an iteration that ends where it began (pcre2_match()'s loop over start
+///    positions, whose pointer to the pattern stays put while the subject
+///    pointer moves): it does not walk, and neither does a loop without
+///    program counters.
 bool Specializer::walksOn(unsigned Iteration, unsigned Parent, const BasicBlock *Header,
                           const State &Out) {
-  std::string Counters;
-  if (auto It = programCounterSlots.find(Header); It != programCounterSlots.end())
-    Counters = slotsKey(It->second, Out);
+  auto Counters = programCounterSlots.find(Header);
+  if (Counters == programCounterSlots.end())
+    return false;
+  auto Found = blocks.find({const_cast<BasicBlock *>(Header), Iteration});
+  if (Found == blocks.end() || !Found->second->entry)
+    return false;
+  bool Moved = false;
+  for (const SlotId &Slot : Counters->second) {
+    const AbstractValue *Before = slotValue(*Found->second->entry, Slot),
+                        *After = slotValue(Out, Slot);
+    if (!After || !After->isStatic())
+      return false;
+    Moved |= !Before || !Before->sameStatic(*After);
+  }
+  if (!Moved)
+    return false;
   auto [It, New] =
-      programDataWalks.try_emplace({Parent, Header, Counters}, Iteration);
+      programDataWalks.try_emplace({Parent, Header, slotsKey(Counters->second, Out)}, Iteration);
   return New || It->second == Iteration;
 }
 
