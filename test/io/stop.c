@@ -126,5 +126,6 @@ int main(void)
 	CHECK(sigaction(SIGTSTP, NULL, &now) == 0 && now.sa_handler == own_handler,
 	      "the program's SIGTSTP handler was replaced");
 	respec_io_close(fd);
+	unlink(path);
 	return 0;
 }
