@@ -163,11 +163,24 @@ private:
       }
       if (CE->getOpcode() == Instruction::BitCast || CE->getOpcode() == Instruction::AddrSpaceCast)
         return fromConstant(CE->getOperand(0));
+      if (CE->getOpcode() == Instruction::IntToPtr)
+        return fromInteger(fromConstant(CE->getOperand(0)));
     }
     for (const Use &Op : C->operands())
       for (const Location &L : anyOffset(fromConstant(cast<Constant>(Op))))
         R.insert(L);
     return R;
+  }
+
+  /// A pointer made from an integer: the pointer the integer came from, if it
+  /// came from one (ptrtoint, arithmetic); else a plain number, such as an
+  /// address in the program that run-time specialization folded into the
+  /// residual code (HostMemory.cpp), which is memory the caller does not track
+  /// precisely.
+  static PointsTo fromInteger(PointsTo Integer) {
+    if (Integer.empty())
+      Integer.insert(Location::unknown());
+    return Integer;
   }
 
   static PointsTo shift(const PointsTo &P, int64_t Delta) {
@@ -399,6 +412,8 @@ private:
       visitCall(*Call);
     } else if (isa<VAArgInst>(I)) {
       throw GiveUp();
+    } else if (auto *Cast = dyn_cast<IntToPtrInst>(&I)) {
+      define(I, fromInteger(anyOffset(valueOf(Cast->getOperand(0)))));
     } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<UnaryOperator>(I) ||
                isa<CmpInst>(I) || isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
                isa<ShuffleVectorInst>(I)) {

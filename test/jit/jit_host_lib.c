@@ -66,3 +66,44 @@ int stream_write(struct stream *s, const int32_t *values, int n)
 			return -1;
 	return s->ops->position(s);
 }
+
+/* The values, plain (whatever the stream's table), one call per value,
+ * recursively: after the recursive call returns, the position is read again
+ * from the stream. */
+static int write_from(struct stream *s, const int32_t *values, int n)
+{
+	if (n == 0)
+		return buffer_position(s);
+	if (!plain_put(s, values[0]) || write_from(s, values + 1, n - 1) < 0)
+		return -1;
+	return buffer_position(s);
+}
+
+static struct stream *selected_stream;
+
+void stream_select(struct stream *s)
+{
+	selected_stream = s;
+}
+
+struct stream *stream_selected(void)
+{
+	return selected_stream;
+}
+
+int stream_write_selected(const int32_t *values, int n)
+{
+	return stream_write_recursive(selected_stream, values, n);
+}
+
+int stream_write_recursive(struct stream *s, const int32_t *values, int n)
+{
+	stream_write_count++;
+	s->next = s->base;
+	s->room = s->size;
+	int first = write_from(s, values, n / 2);
+	if (first < 0)
+		return -1;
+	int second = write_from(s, values + n / 2, n - n / 2);
+	return second < 0 ? -1 : first << 8 | second;
+}

@@ -29,6 +29,13 @@ void stream_open(struct stream *s, char *buffer, int size, int scaled);
 /* Writes the n values from the buffer's start; the position, or -1 when they
  * do not fit (the values that fit are written). */
 int stream_write(struct stream *s, const int32_t *values, int n);
+/* The same in two halves, each written by a recursive function, plain: the
+ * position after the first half times 256 plus the final one, or -1. */
+int stream_write_recursive(struct stream *s, const int32_t *values, int n);
+/* stream_write_recursive on the stream last selected (a file-static pointer). */
+void stream_select(struct stream *s);
+struct stream *stream_selected(void);
+int stream_write_selected(const int32_t *values, int n);
 /* Changes what the stream does: quasi-invariants of a specialization. */
 void stream_set_scaled(struct stream *s, int scaled);
 void stream_set_bias(int32_t bias);

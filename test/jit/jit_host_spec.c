@@ -20,6 +20,26 @@ RESPEC_SPECIALIZE int write_known(struct stream *s, const int32_t *values, int n
 	return stream_write(s, values, n);
 }
 
+/* The recursive write on the selected stream, whose address the specialized
+ * code reads from the library's file-static pointer (the first argument is
+ * unused): a number, for the specializer, not an object it was given. With the
+ * count dynamic, the recursive calls go to one function specialized for the
+ * stream, kept residual. They move the stream's position, which the caller
+ * stored itself (an undeclared cell of the program's memory): the caller must
+ * read it again after each call. */
+RESPEC_SPECIALIZE int write_selected(struct stream *unused, const int32_t *values, int n)
+{
+	(void)unused;
+	respec_static_variable("jit_host_lib.c:selected_stream");
+	struct stream *s = stream_selected();
+	respec_static_memory(&s->ops, sizeof s->ops);
+	respec_static_memory(s->ops, sizeof *s->ops);
+	respec_static_memory(&s->scale, sizeof s->scale);
+	respec_static_memory(&s->base, sizeof s->base + sizeof s->size);
+	respec_static_variable("jit_host_lib.c:stream_bias");
+	return stream_write_selected(values, n);
+}
+
 /* The name alone is ambiguous: two files have a file-static `stream_bias`. */
 RESPEC_SPECIALIZE int write_ambiguous(struct stream *s, const int32_t *values, int n)
 {
