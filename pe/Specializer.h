@@ -32,8 +32,7 @@ struct SpecializeOptions {
   /// and one on static data other than a program's (a counter against a
   /// bound: `for (i = 1; i <= 4; i++) if (p >= end) return`); one more, and
   /// the loop counts as under dynamic control and is generalized. 0 (the
-  /// default: on PCRE2 16 cost the frames variant of `words` 8.4x -> 1.3x the
-  /// interpreter, bench/run pcre2): at once.
+  /// default, until a benchmark shows what 16 gains): at once.
   unsigned maxUnrollWithDynamicExit = 0;
   /// Residual IR instructions (before cleanup) before the largest unrolled loop
   /// is kept residual instead.
