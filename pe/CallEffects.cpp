@@ -79,6 +79,7 @@ public:
           visit(I);
       Changed = changed;
     }
+    checkIndirectCallsResolved();
     for (const Location &L : returns[&Callee])
       if (L.kind == Location::Object)
         effects.escapes.insert(L.object);
@@ -86,6 +87,23 @@ public:
   }
 
 private:
+  /// An indirect call whose operand still points nowhere at the fixpoint was
+  /// skipped as calling nothing; but its pointer came from somewhere the
+  /// analysis does not follow (a plain number in memory, say), so the call may
+  /// run anything: give up.
+  void checkIndirectCallsResolved() {
+    for (const llvm::Function *F : functions)
+      for (const Instruction &I : instructions(*F)) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
+          continue;
+        const Value *Operand = Call->getCalledOperand()->stripPointerCasts();
+        if (!isa<llvm::Function>(Operand) && !isa<ConstantPointerNull>(Operand) &&
+            !isa<UndefValue>(Operand) && valueOf(Operand).empty())
+          throw GiveUp();
+      }
+  }
+
   const MemoryState &memory;
   ObjectTable &objects;
   const DataLayout &layout;
