@@ -92,16 +92,9 @@ private:
   /// analysis does not follow (a plain number in memory, say), so the call may
   /// run anything: give up.
   void checkIndirectCallsResolved() {
-    for (const llvm::Function *F : functions)
-      for (const Instruction &I : instructions(*F)) {
-        auto *Call = dyn_cast<CallBase>(&I);
-        if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
-          continue;
-        const Value *Operand = Call->getCalledOperand()->stripPointerCasts();
-        if (!isa<llvm::Function>(Operand) && !isa<ConstantPointerNull>(Operand) &&
-            !isa<UndefValue>(Operand) && valueOf(Operand).empty())
-          throw GiveUp();
-      }
+    for (const Value *Operand : indirectCallees)
+      if (valueOf(Operand).empty())
+        throw GiveUp();
   }
 
   const MemoryState &memory;
@@ -116,6 +109,7 @@ private:
   std::map<const Value *, PointsTo> values;
   std::map<const Constant *, PointsTo> constants; ///< fromConstant, memoized
   std::map<const llvm::Function *, PointsTo> returns;
+  std::set<const Value *> indirectCallees; ///< checkIndirectCallsResolved
   std::map<StorageKey, std::map<int64_t, StoredRange>> stored;
   CallEffects effects;
   bool changed = false;
@@ -463,6 +457,8 @@ private:
       callFunction(Call, *F);
       return;
     }
+    if (!isa<ConstantPointerNull>(Operand) && !isa<UndefValue>(Operand))
+      indirectCallees.insert(Operand);
     for (const Location &L : valueOf(Operand)) {
       if (L.kind != Location::Function)
         throw GiveUp(); // a call through a pointer the caller does not know

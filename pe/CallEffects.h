@@ -17,8 +17,9 @@
 // and Unknown: the memory the caller does not track precisely (escaped objects,
 // memory behind dynamic pointers, untracked globals, and addresses made from
 // plain numbers: the program's memory in run-time specialization, where the
-// caller's facts about the cells it stored there live behind the host root). Unknown never points to a
-// private caller object (the escape rule, MemoryState.h), so the analysis
+// caller's facts about the cells it stored there live behind the host root).
+// Unknown never points to a private caller object (the escape rule,
+// MemoryState.h), so the analysis
 // needs no more than the cells the caller tracks. Calls through pointers resolve
 // to the functions their operand may hold, so the analysis grows its set of
 // functions as it goes; a call to code respec cannot see that may write, a

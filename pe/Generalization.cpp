@@ -434,18 +434,24 @@ std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
   return Runaway && Cycles ? Few : std::set<SlotId>{};
 }
 
+/// The state an iteration of the loop at Header began in: its header's entry
+/// in the iteration's context (null before any edge reached it).
+const State *Specializer::iterationEntry(const BasicBlock *Header, unsigned Iteration) const {
+  auto Found = blocks.find({const_cast<BasicBlock *>(Header), Iteration});
+  return Found == blocks.end() || !Found->second->entry ? nullptr : &*Found->second->entry;
+}
+
 /// Whether it generalized Site.
 bool Specializer::checkTaintedSlots(const LoopSite &Site, unsigned IterationContext,
                                     const State &Out) {
   auto Tainted = taintedSlots.find(Site.header);
   if (Tainted == taintedSlots.end())
     return false;
-  auto Found = blocks.find({const_cast<BasicBlock *>(Site.header), IterationContext});
-  if (Found == blocks.end() || !Found->second->entry)
+  const State *Entry = iterationEntry(Site.header, IterationContext);
+  if (!Entry)
     return false;
-  const State &Entry = *Found->second->entry;
   for (const SlotId &Slot : Tainted->second) {
-    const AbstractValue *Before = slotValue(Entry, Slot), *After = slotValue(Out, Slot);
+    const AbstractValue *Before = slotValue(*Entry, Slot), *After = slotValue(Out, Slot);
     if (Before && (!After || !After->sameStatic(*Before)))
       return generalize(Site, "loop under dynamic control", false);
   }
@@ -525,12 +531,12 @@ bool Specializer::walksOn(unsigned Iteration, unsigned Parent, const BasicBlock 
   auto Counters = programCounterSlots.find(Header);
   if (Counters == programCounterSlots.end())
     return false;
-  auto Found = blocks.find({const_cast<BasicBlock *>(Header), Iteration});
-  if (Found == blocks.end() || !Found->second->entry)
+  const State *Entry = iterationEntry(Header, Iteration);
+  if (!Entry)
     return false;
   bool Moved = false;
   for (const SlotId &Slot : Counters->second) {
-    const AbstractValue *Before = slotValue(*Found->second->entry, Slot),
+    const AbstractValue *Before = slotValue(*Entry, Slot),
                         *After = slotValue(Out, Slot);
     if (!After || !After->isStatic())
       return false;

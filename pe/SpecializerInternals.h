@@ -332,6 +332,7 @@ private:
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
   bool checkProgramControl(const LoopSite &Site, unsigned Parent, const State &Out);
   bool walksOn(unsigned Iteration, unsigned Parent, const BasicBlock *Header, const State &Out);
+  const State *iterationEntry(const BasicBlock *Header, unsigned Iteration) const;
   /// What decided a branch that may be one of a loop's own tests.
   enum class LoopTest { Dynamic, ProgramData, OtherStatic };
   void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
