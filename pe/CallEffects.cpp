@@ -79,7 +79,6 @@ public:
           visit(I);
       Changed = changed;
     }
-    checkIndirectCallsResolved();
     for (const Location &L : returns[&Callee])
       if (L.kind == Location::Object)
         effects.escapes.insert(L.object);
@@ -87,16 +86,6 @@ public:
   }
 
 private:
-  /// An indirect call whose operand still points nowhere at the fixpoint was
-  /// skipped as calling nothing; but its pointer came from somewhere the
-  /// analysis does not follow (a plain number in memory, say), so the call may
-  /// run anything: give up.
-  void checkIndirectCallsResolved() {
-    for (const Value *Operand : indirectCallees)
-      if (valueOf(Operand).empty())
-        throw GiveUp();
-  }
-
   const MemoryState &memory;
   ObjectTable &objects;
   const DataLayout &layout;
@@ -109,7 +98,6 @@ private:
   std::map<const Value *, PointsTo> values;
   std::map<const Constant *, PointsTo> constants; ///< fromConstant, memoized
   std::map<const llvm::Function *, PointsTo> returns;
-  std::set<const Value *> indirectCallees; ///< checkIndirectCallsResolved
   std::map<StorageKey, std::map<int64_t, StoredRange>> stored;
   CallEffects effects;
   bool changed = false;
@@ -457,8 +445,6 @@ private:
       callFunction(Call, *F);
       return;
     }
-    if (!isa<ConstantPointerNull>(Operand) && !isa<UndefValue>(Operand))
-      indirectCallees.insert(Operand);
     for (const Location &L : valueOf(Operand)) {
       if (L.kind != Location::Function)
         throw GiveUp(); // a call through a pointer the caller does not know

@@ -19,12 +19,12 @@
 // plain numbers: the program's memory in run-time specialization, where the
 // caller's facts about the cells it stored there live behind the host root).
 // Unknown never points to a private caller object (the escape rule,
-// MemoryState.h), so the analysis
-// needs no more than the cells the caller tracks. Calls through pointers resolve
-// to the functions their operand may hold, so the analysis grows its set of
-// functions as it goes; a call to code respec cannot see that may write, a
-// variadic function, inline asm, or an analysis over its size budget gives up
-// (the caller falls back to the write summary).
+// MemoryState.h), so the analysis needs no more than the cells the caller
+// tracks. Calls through pointers resolve to the functions their operand may
+// hold, so the analysis grows its set of functions as it goes; a call to code
+// respec cannot see that may write, a variadic function, inline asm, or an
+// analysis over its size budget gives up (the caller falls back to the write
+// summary).
 //
 // The result says, per caller object, the byte ranges the callee may write (or
 // "somewhere", with the access types of those writes), the access types of its
