@@ -154,13 +154,11 @@ private:
       R.insert(Location::unknown());
       return R;
     }
+    if (auto *Number = dyn_cast<ConstantInt>(C))
+      return fromNumber(Number->getValue());
     if (auto *CE = dyn_cast<ConstantExpr>(C)) {
-      if (auto *GEP = dyn_cast<GEPOperator>(CE)) {
-        APInt Offset(layout.getIndexTypeSizeInBits(GEP->getType()), 0);
-        bool Static = GEP->accumulateConstantOffset(layout, Offset);
-        return shift(fromConstant(cast<Constant>(GEP->getPointerOperand())),
-                     Static ? Offset.getSExtValue() : AnyOffset);
-      }
+      if (auto *GEP = dyn_cast<GEPOperator>(CE))
+        return offsetFrom(*GEP);
       if (CE->getOpcode() == Instruction::BitCast || CE->getOpcode() == Instruction::AddrSpaceCast)
         return fromConstant(CE->getOperand(0));
       if (CE->getOpcode() == Instruction::IntToPtr)
@@ -181,6 +179,29 @@ private:
     if (Integer.empty())
       Integer.insert(Location::unknown());
     return Integer;
+  }
+
+  /// A plain number may be an address wherever it goes: run-time
+  /// specialization folds the program's addresses into integers, and C code
+  /// keeps handles in integers and unions. Only numbers within a page of zero
+  /// are none (neither the first nor the last page is ever mapped): null, small
+  /// counts and offsets, error codes, alignment masks. So an empty points-to
+  /// set means "null or near it", and an access or call through it is
+  /// undefined.
+  static PointsTo fromNumber(const APInt &Number) {
+    if (Number.getSignificantBits() <= UnmappedBits)
+      return {};
+    return {Location::unknown()};
+  }
+  static constexpr unsigned UnmappedBits = 13; ///< signed: (-4096, 4096)
+
+  /// Where a getelementptr points: its base moved by its offset. A pointer
+  /// based on null (`&((char *)0)[n]`) accesses no object in LLVM's semantics,
+  /// which the optimizer of the generic code assumes too: it points nowhere.
+  PointsTo offsetFrom(const GEPOperator &GEP) {
+    APInt Offset(layout.getIndexTypeSizeInBits(GEP.getType()), 0);
+    bool Static = GEP.accumulateConstantOffset(layout, Offset);
+    return shift(valueOf(GEP.getPointerOperand()), Static ? Offset.getSExtValue() : AnyOffset);
   }
 
   static PointsTo shift(const PointsTo &P, int64_t Delta) {
@@ -274,8 +295,25 @@ private:
     uint64_t Bytes = layout.getTypeStoreSize(C->getType());
     if (Offset != AnyOffset && (Base >= Offset + int64_t(Size) || Offset >= Base + int64_t(Bytes)))
       return;
-    if (isa<ConstantDataSequential>(C) || isa<ConstantAggregateZero>(C) || isa<UndefValue>(C))
-      return; // no addresses in plain data
+    if (isa<ConstantAggregateZero>(C) || isa<UndefValue>(C))
+      return;
+    if (auto *Data = dyn_cast<ConstantDataSequential>(C)) {
+      // Plain data holds an address only as a number of the pointer's width
+      // (a table of fixed device addresses, say).
+      Type *Element = Data->getElementType();
+      if (!Element->isIntegerTy(layout.getPointerSizeInBits()))
+        return;
+      int64_t Stride = layout.getTypeAllocSize(Element);
+      for (unsigned E = 0; E < Data->getNumElements(); ++E) {
+        int64_t At = Base + E * Stride;
+        bool Overlaps = Offset == AnyOffset || (At < Offset + int64_t(Size) && Offset < At + Stride);
+        if (Overlaps && !fromNumber(Data->getElementAsAPInt(E)).empty()) {
+          R.insert(Location::unknown());
+          return;
+        }
+      }
+      return;
+    }
     if (auto *S = dyn_cast<ConstantStruct>(C)) {
       const StructLayout *SL = layout.getStructLayout(S->getType());
       for (unsigned E = 0; E < S->getNumOperands(); ++E)
@@ -394,10 +432,8 @@ private:
       uint64_t Size = layout.getTypeStoreSize(CmpXchg->getNewValOperand()->getType());
       define(I, load(Address, Size));
       store(Address, Size, nullptr, valueOf(CmpXchg->getNewValOperand()));
-    } else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
-      APInt Offset(layout.getIndexTypeSizeInBits(GEP->getType()), 0);
-      bool Static = GEP->accumulateConstantOffset(layout, Offset);
-      define(I, shift(valueOf(GEP->getPointerOperand()), Static ? Offset.getSExtValue() : AnyOffset));
+    } else if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
+      define(I, offsetFrom(*GEP));
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) || isa<PHINode>(I) ||
                isa<FreezeInst>(I) || isa<ExtractValueInst>(I) || isa<InsertValueInst>(I)) {
       for (const Use &Op : I.operands())
@@ -445,6 +481,8 @@ private:
       callFunction(Call, *F);
       return;
     }
+    // An empty set: the operand is null, near it (fromNumber) or based on it
+    // (offsetFrom), and calling it is undefined.
     for (const Location &L : valueOf(Operand)) {
       if (L.kind != Location::Function)
         throw GiveUp(); // a call through a pointer the caller does not know
@@ -554,9 +592,15 @@ private:
       return;
     }
     case Intrinsic::memset: {
-      auto *Length = dyn_cast<ConstantInt>(cast<MemSetInst>(I).getLength());
-      write(valueOf(cast<MemSetInst>(I).getRawDest()), Length ? Length->getZExtValue() : 0,
-            nullptr);
+      auto &Set = cast<MemSetInst>(I);
+      auto *Length = dyn_cast<ConstantInt>(Set.getLength());
+      uint64_t Size = Length ? Length->getZExtValue() : 0;
+      PointsTo Destination = valueOf(Set.getRawDest());
+      write(Destination, Size, nullptr);
+      // Bytes other than zero make numbers that may be addresses (fromNumber).
+      auto *Byte = dyn_cast<ConstantInt>(Set.getValue());
+      if (!Byte || !Byte->isZero())
+        holdContents(Destination, Size, {Location::unknown()});
       return;
     }
     case Intrinsic::vastart:

@@ -67,16 +67,37 @@ int stream_write(struct stream *s, const int32_t *values, int n)
 	return s->ops->position(s);
 }
 
+/* A stream handle as a machine word, as code that tags or hashes handles
+ * keeps it: the integer is written, the pointer read back. */
+union stream_word {
+	uintptr_t bits;
+	struct stream *stream;
+};
+
 /* The values, plain (whatever the stream's table), one call per value,
  * recursively: after the recursive call returns, the position is read again
  * from the stream. */
-static int write_from(struct stream *s, const int32_t *values, int n)
+static int write_from(const union stream_word *handle, const int32_t *values, int n)
 {
+	struct stream *s = handle->stream;
 	if (n == 0)
 		return buffer_position(s);
-	if (!plain_put(s, values[0]) || write_from(s, values + 1, n - 1) < 0)
+	if (!plain_put(s, values[0]) || write_from(handle, values + 1, n - 1) < 0)
 		return -1;
 	return buffer_position(s);
+}
+
+static int write_halves(struct stream *s, const union stream_word *handle,
+			const int32_t *values, int n)
+{
+	stream_write_count++;
+	s->next = s->base;
+	s->room = s->size;
+	int first = write_from(handle, values, n / 2);
+	if (first < 0)
+		return -1;
+	int second = write_from(handle, values + n / 2, n - n / 2);
+	return second < 0 ? -1 : first << 8 | second;
 }
 
 static struct stream *selected_stream;
@@ -96,14 +117,14 @@ int stream_write_selected(const int32_t *values, int n)
 	return stream_write_recursive(selected_stream, values, n);
 }
 
+int stream_write_selected_word(const int32_t *values, int n)
+{
+	union stream_word handle = {.bits = (uintptr_t)selected_stream};
+	return write_halves(selected_stream, &handle, values, n);
+}
+
 int stream_write_recursive(struct stream *s, const int32_t *values, int n)
 {
-	stream_write_count++;
-	s->next = s->base;
-	s->room = s->size;
-	int first = write_from(s, values, n / 2);
-	if (first < 0)
-		return -1;
-	int second = write_from(s, values + n / 2, n - n / 2);
-	return second < 0 ? -1 : first << 8 | second;
+	union stream_word handle = {.stream = s};
+	return write_halves(s, &handle, values, n);
 }

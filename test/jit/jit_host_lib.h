@@ -36,6 +36,9 @@ int stream_write_recursive(struct stream *s, const int32_t *values, int n);
 void stream_select(struct stream *s);
 struct stream *stream_selected(void);
 int stream_write_selected(const int32_t *values, int n);
+/* The same, the recursive calls given the stream as an integer written to a
+ * union whose pointer member they read. */
+int stream_write_selected_word(const int32_t *values, int n);
 /* Changes what the stream does: quasi-invariants of a specialization. */
 void stream_set_scaled(struct stream *s, int scaled);
 void stream_set_bias(int32_t bias);

@@ -10,13 +10,19 @@
 
 #include <respec/respec.h>
 
+/* What a specialization on the stream s takes as fixed. */
+#define declare_fixed(s)                                                                  \
+	do {                                                                               \
+		respec_static_memory(&(s)->ops, sizeof (s)->ops);                          \
+		respec_static_memory((s)->ops, sizeof *(s)->ops);                          \
+		respec_static_memory(&(s)->scale, sizeof (s)->scale);                      \
+		respec_static_memory(&(s)->base, sizeof (s)->base + sizeof (s)->size);     \
+		respec_static_variable("jit_host_lib.c:stream_bias");                      \
+	} while (0)
+
 RESPEC_SPECIALIZE int write_known(struct stream *s, const int32_t *values, int n)
 {
-	respec_static_memory(&s->ops, sizeof s->ops);
-	respec_static_memory(s->ops, sizeof *s->ops);
-	respec_static_memory(&s->scale, sizeof s->scale);
-	respec_static_memory(&s->base, sizeof s->base + sizeof s->size);
-	respec_static_variable("jit_host_lib.c:stream_bias");
+	declare_fixed(s);
 	return stream_write(s, values, n);
 }
 
@@ -32,12 +38,19 @@ RESPEC_SPECIALIZE int write_selected(struct stream *unused, const int32_t *value
 	(void)unused;
 	respec_static_variable("jit_host_lib.c:selected_stream");
 	struct stream *s = stream_selected();
-	respec_static_memory(&s->ops, sizeof s->ops);
-	respec_static_memory(s->ops, sizeof *s->ops);
-	respec_static_memory(&s->scale, sizeof s->scale);
-	respec_static_memory(&s->base, sizeof s->base + sizeof s->size);
-	respec_static_variable("jit_host_lib.c:stream_bias");
+	declare_fixed(s);
 	return stream_write_selected(values, n);
+}
+
+/* The same, the recursive calls reading the stream from a union the caller
+ * wrote as an integer: the number the specializer folds there is an address. */
+RESPEC_SPECIALIZE int write_selected_word(struct stream *unused, const int32_t *values, int n)
+{
+	(void)unused;
+	respec_static_variable("jit_host_lib.c:selected_stream");
+	struct stream *s = stream_selected();
+	declare_fixed(s);
+	return stream_write_selected_word(values, n);
 }
 
 /* The name alone is ambiguous: two files have a file-static `stream_bias`. */
