@@ -150,12 +150,14 @@ private:
       R.insert(objectLocation(objects.forGlobal(const_cast<GlobalVariable *>(G), layout), 0));
       return R;
     }
-    if (isa<GlobalValue>(C)) { // an alias or ifunc: not followed
+    if (isa<GlobalValue>(C) || isa<BlockAddress>(C)) { // an alias, ifunc or label: not followed
       R.insert(Location::unknown());
       return R;
     }
     if (auto *Number = dyn_cast<ConstantInt>(C))
       return fromNumber(Number->getValue());
+    if (auto *Data = dyn_cast<ConstantDataSequential>(C))
+      return holdsNumber(*Data, 0, AnyOffset) ? PointsTo{Location::unknown()} : PointsTo{};
     if (auto *CE = dyn_cast<ConstantExpr>(C)) {
       if (auto *GEP = dyn_cast<GEPOperator>(CE))
         return offsetFrom(*GEP);
@@ -165,8 +167,9 @@ private:
         return fromInteger(fromConstant(CE->getOperand(0)));
     }
     for (const Use &Op : C->operands())
-      for (const Location &L : anyOffset(fromConstant(cast<Constant>(Op))))
-        R.insert(L);
+      if (auto *Element = dyn_cast<Constant>(Op))
+        for (const Location &L : anyOffset(fromConstant(Element)))
+          R.insert(L);
     return R;
   }
 
@@ -181,19 +184,43 @@ private:
     return Integer;
   }
 
-  /// A plain number may be an address wherever it goes: run-time
-  /// specialization folds the program's addresses into integers, and C code
-  /// keeps handles in integers and unions. Only numbers within a page of zero
-  /// are none (neither the first nor the last page is ever mapped): null, small
-  /// counts and offsets, error codes, alignment masks. So an empty points-to
-  /// set means "null or near it", and an access or call through it is
-  /// undefined.
-  static PointsTo fromNumber(const APInt &Number) {
-    if (Number.getSignificantBits() <= UnmappedBits)
+  /// A plain number as wide as a pointer may be an address wherever it goes:
+  /// run-time specialization folds the program's addresses into integers, and
+  /// C code keeps handles in integers and unions. Only numbers within a page of
+  /// zero are none (neither the first nor the last page is ever mapped): null,
+  /// small counts and offsets, error codes, alignment masks. A narrower number
+  /// is none either: a pointer made from it passes an inttoptr (fromInteger),
+  /// and a pointer read over several narrow cells is not an exact cell
+  /// (atCall). So an empty points-to set means "null, near it, or no address
+  /// at all", and an access or call through it is undefined.
+  PointsTo fromNumber(const APInt &Number) const {
+    if (Number.getBitWidth() < layout.getPointerSizeInBits() ||
+        Number.getSignificantBits() <= UnmappedBits)
       return {};
     return {Location::unknown()};
   }
-  static constexpr unsigned UnmappedBits = 13; ///< signed: (-4096, 4096)
+  static constexpr unsigned UnmappedBits = 13; ///< signed: [-4096, 4095]
+
+  /// Whether Data's bytes in [From, To) (To: AnyOffset for all) hold a number
+  /// that may be an address (fromNumber), read a pointer's width at every
+  /// element: raw bytes copied from the program, say, hold its pointers.
+  bool holdsNumber(const ConstantDataSequential &Data, int64_t From, int64_t To) const {
+    StringRef Bytes = Data.getRawDataValues();
+    int64_t Width = layout.getPointerSize();
+    int64_t Stride = std::min<int64_t>(Data.getElementByteSize(), Width);
+    for (int64_t At = 0; At + Width <= int64_t(Bytes.size()); At += Stride) {
+      if (To != AnyOffset && (At >= To || At + Width <= From))
+        continue;
+      APInt Word(Width * 8, 0);
+      for (int64_t B = 0; B < Width; ++B) {
+        unsigned Shift = 8 * (layout.isLittleEndian() ? B : Width - 1 - B);
+        Word |= APInt(Width * 8, uint8_t(Bytes[At + B])) << Shift;
+      }
+      if (!fromNumber(Word).empty())
+        return true;
+    }
+    return false;
+  }
 
   /// Where a getelementptr points: its base moved by its offset. A pointer
   /// based on null (`&((char *)0)[n]`) accesses no object in LLVM's semantics,
@@ -298,20 +325,9 @@ private:
     if (isa<ConstantAggregateZero>(C) || isa<UndefValue>(C))
       return;
     if (auto *Data = dyn_cast<ConstantDataSequential>(C)) {
-      // Plain data holds an address only as a number of the pointer's width
-      // (a table of fixed device addresses, say).
-      Type *Element = Data->getElementType();
-      if (!Element->isIntegerTy(layout.getPointerSizeInBits()))
-        return;
-      int64_t Stride = layout.getTypeAllocSize(Element);
-      for (unsigned E = 0; E < Data->getNumElements(); ++E) {
-        int64_t At = Base + E * Stride;
-        bool Overlaps = Offset == AnyOffset || (At < Offset + int64_t(Size) && Offset < At + Stride);
-        if (Overlaps && !fromNumber(Data->getElementAsAPInt(E)).empty()) {
-          R.insert(Location::unknown());
-          return;
-        }
-      }
+      bool All = Offset == AnyOffset;
+      if (holdsNumber(*Data, All ? 0 : Offset - Base, All ? AnyOffset : Offset + int64_t(Size) - Base))
+        R.insert(Location::unknown());
       return;
     }
     if (auto *S = dyn_cast<ConstantStruct>(C)) {
@@ -519,9 +535,10 @@ private:
     }
     if (Library && Which == LibFunc_free)
       return; // the block is the callee side's or the caller's to release
-    bool ReturnsNoPointer = !Call.getType()->isPointerTy() &&
-                            (!Call.getType()->isIntegerTy() ||
-                             Call.getType()->getIntegerBitWidth() < layout.getPointerSizeInBits());
+    Type *Result = Call.getType();
+    bool ReturnsNoPointer = Result->isVoidTy() || Result->isFloatingPointTy() ||
+                            (Result->isIntegerTy() &&
+                             Result->getIntegerBitWidth() < layout.getPointerSizeInBits());
     const ExternalFact *Fact = facts.about(&F);
     if (Fact && ReturnsNoPointer)
       return; // RESPEC_PURE or stable: reads only, by the spec's contract
@@ -611,8 +628,14 @@ private:
       break;
     }
     if (I.isAssumeLikeIntrinsic() || I.isLifetimeStartOrEnd() || I.doesNotAccessMemory()) {
-      if (!I.getType()->isVoidTy())
-        define(I, argumentsOf(I));
+      if (I.getType()->isVoidTy())
+        return;
+      // A pointer from no argument is a register's (the thread pointer, a
+      // frame address): memory the caller does not track precisely.
+      PointsTo Result = argumentsOf(I);
+      if (Result.empty() && I.getType()->isPtrOrPtrVectorTy())
+        Result.insert(Location::unknown());
+      define(I, Result);
       return;
     }
     throw GiveUp();

@@ -18,6 +18,9 @@
 // memory behind dynamic pointers, untracked globals, and addresses made from
 // plain numbers: the program's memory in run-time specialization, where the
 // caller's facts about the cells it stored there live behind the host root).
+// A number as wide as a pointer points to Unknown wherever it goes (a union's
+// integer member read back as a pointer, bytes copied from the program), unless
+// it lies within a page of zero: an empty set means null or no address at all.
 // Unknown never points to a private caller object (the escape rule,
 // MemoryState.h), so the analysis needs no more than the cells the caller
 // tracks. Calls through pointers resolve to the functions their operand may

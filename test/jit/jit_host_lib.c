@@ -67,11 +67,13 @@ int stream_write(struct stream *s, const int32_t *values, int n)
 	return s->ops->position(s);
 }
 
-/* A stream handle as a machine word, as code that tags or hashes handles
- * keeps it: the integer is written, the pointer read back. */
+/* A stream handle the way the selected one is passed on (enum
+ * stream_handle): a pointer, or a machine word written as an integer (code
+ * that tags or hashes handles), or bytes copied into it. */
 union stream_word {
 	uintptr_t bits;
 	struct stream *stream;
+	unsigned char bytes[sizeof(struct stream *)];
 };
 
 /* The values, plain (whatever the stream's table), one call per value,
@@ -87,24 +89,14 @@ static int write_from(const union stream_word *handle, const int32_t *values, in
 	return buffer_position(s);
 }
 
-static int write_halves(struct stream *s, const union stream_word *handle,
-			const int32_t *values, int n)
-{
-	stream_write_count++;
-	s->next = s->base;
-	s->room = s->size;
-	int first = write_from(handle, values, n / 2);
-	if (first < 0)
-		return -1;
-	int second = write_from(handle, values + n / 2, n - n / 2);
-	return second < 0 ? -1 : first << 8 | second;
-}
-
 static struct stream *selected_stream;
+static enum stream_handle selected_handle;
+size_t stream_handle_size = sizeof(struct stream *);
 
-void stream_select(struct stream *s)
+void stream_select(struct stream *s, enum stream_handle how)
 {
 	selected_stream = s;
+	selected_handle = how;
 }
 
 struct stream *stream_selected(void)
@@ -114,17 +106,25 @@ struct stream *stream_selected(void)
 
 int stream_write_selected(const int32_t *values, int n)
 {
-	return stream_write_recursive(selected_stream, values, n);
-}
-
-int stream_write_selected_word(const int32_t *values, int n)
-{
-	union stream_word handle = {.bits = (uintptr_t)selected_stream};
-	return write_halves(selected_stream, &handle, values, n);
-}
-
-int stream_write_recursive(struct stream *s, const int32_t *values, int n)
-{
-	union stream_word handle = {.stream = s};
-	return write_halves(s, &handle, values, n);
+	struct stream *s = selected_stream;
+	union stream_word handle;
+	switch (selected_handle) {
+	case HANDLE_POINTER:
+		handle.stream = s;
+		break;
+	case HANDLE_WORD:
+		handle.bits = (uintptr_t)s;
+		break;
+	case HANDLE_BYTES:
+		memcpy(handle.bytes, &selected_stream, stream_handle_size);
+		break;
+	}
+	stream_write_count++;
+	s->next = s->base;
+	s->room = s->size;
+	int first = write_from(&handle, values, n / 2);
+	if (first < 0)
+		return -1;
+	int second = write_from(&handle, values + n / 2, n - n / 2);
+	return second < 0 ? -1 : first << 8 | second;
 }

@@ -8,6 +8,7 @@
 #ifndef RESPEC_TEST_JIT_HOST_LIB_H
 #define RESPEC_TEST_JIT_HOST_LIB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct stream;
@@ -29,16 +30,15 @@ void stream_open(struct stream *s, char *buffer, int size, int scaled);
 /* Writes the n values from the buffer's start; the position, or -1 when they
  * do not fit (the values that fit are written). */
 int stream_write(struct stream *s, const int32_t *values, int n);
-/* The same in two halves, each written by a recursive function, plain: the
- * position after the first half times 256 plus the final one, or -1. */
-int stream_write_recursive(struct stream *s, const int32_t *values, int n);
-/* stream_write_recursive on the stream last selected (a file-static pointer). */
-void stream_select(struct stream *s);
+/* The same on the stream last selected (a file-static pointer), in two
+ * halves, each written by a recursive function, plain: the position after the
+ * first half times 256 plus the final one, or -1. The recursive calls get the
+ * stream as the selection says. */
+enum stream_handle { HANDLE_POINTER, HANDLE_WORD, HANDLE_BYTES };
+void stream_select(struct stream *s, enum stream_handle how);
 struct stream *stream_selected(void);
 int stream_write_selected(const int32_t *values, int n);
-/* The same, the recursive calls given the stream as an integer written to a
- * union whose pointer member they read. */
-int stream_write_selected_word(const int32_t *values, int n);
+extern size_t stream_handle_size; /* the bytes HANDLE_BYTES copies */
 /* Changes what the stream does: quasi-invariants of a specialization. */
 void stream_set_scaled(struct stream *s, int scaled);
 void stream_set_bias(int32_t bias);

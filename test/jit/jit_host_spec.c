@@ -32,25 +32,16 @@ RESPEC_SPECIALIZE int write_known(struct stream *s, const int32_t *values, int n
  * count dynamic, the recursive calls go to one function specialized for the
  * stream, kept residual. They move the stream's position, which the caller
  * stored itself (an undeclared cell of the program's memory): the caller must
- * read it again after each call. */
+ * read it again after each call, however the stream was handed to them. */
 RESPEC_SPECIALIZE int write_selected(struct stream *unused, const int32_t *values, int n)
 {
 	(void)unused;
 	respec_static_variable("jit_host_lib.c:selected_stream");
+	respec_static_variable("jit_host_lib.c:selected_handle");
+	respec_static_variable("stream_handle_size");
 	struct stream *s = stream_selected();
 	declare_fixed(s);
 	return stream_write_selected(values, n);
-}
-
-/* The same, the recursive calls reading the stream from a union the caller
- * wrote as an integer: the number the specializer folds there is an address. */
-RESPEC_SPECIALIZE int write_selected_word(struct stream *unused, const int32_t *values, int n)
-{
-	(void)unused;
-	respec_static_variable("jit_host_lib.c:selected_stream");
-	struct stream *s = stream_selected();
-	declare_fixed(s);
-	return stream_write_selected_word(values, n);
 }
 
 /* The name alone is ambiguous: two files have a file-static `stream_bias`. */

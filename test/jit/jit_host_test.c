@@ -160,27 +160,23 @@ static int write_selected_generic(struct stream *s, const int32_t *values, int n
 	return stream_write_selected(values, n);
 }
 
-/* The generic write_selected_word. */
-static int write_selected_word_generic(struct stream *s, const int32_t *values, int n)
-{
-	(void)s;
-	return stream_write_selected_word(values, n);
-}
-
 /* Recursive calls kept residual write the stream's position behind the
  * caller's back (pe/CallEffects.cpp: an address made from a number is memory the
  * caller does not track precisely). */
-static void test_recursive_calls(respec_jit *jit, const char *spec, write_fn generic)
+static void test_recursive_calls(respec_jit *jit, enum stream_handle how)
 {
+	static const char *const names[] = {"pointer", "word", "bytes"};
 	char buffer[40];
 	struct stream s;
 	stream_open(&s, buffer, sizeof buffer, 0);
-	stream_select(&s);
+	stream_select(&s, how);
 	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_DYNAMIC};
-	write_fn f = (write_fn)respec_jit_specialize(jit, spec, args, 3);
-	CHECK(f, "specialize %s: %s", spec, respec_jit_error(jit));
+	write_fn f = (write_fn)respec_jit_specialize(jit, "write_selected", args, 3);
+	CHECK(f, "specialize write_selected: %s", respec_jit_error(jit));
+	char what[64];
+	snprintf(what, sizeof what, "recursive calls given a %s", names[how]);
 	for (int n = 0; f && n <= 14; n++)
-		compare(generic, f, &s, n, 20 + (unsigned)n, spec);
+		compare(write_selected_generic, f, &s, n, 20 + (unsigned)n, what);
 }
 
 static void test_errors(respec_jit *jit)
@@ -212,8 +208,9 @@ int main(void)
 	test_state_changes(jit);
 	test_overflow(jit);
 	test_dynamic_count(jit);
-	test_recursive_calls(jit, "write_selected", write_selected_generic);
-	test_recursive_calls(jit, "write_selected_word", write_selected_word_generic);
+	test_recursive_calls(jit, HANDLE_POINTER);
+	test_recursive_calls(jit, HANDLE_WORD);
+	test_recursive_calls(jit, HANDLE_BYTES);
 	test_errors(jit);
 	respec_jit_destroy(jit);
 	printf("%s\n", failures ? "FAILED" : "all host-memory specialization tests passed");
