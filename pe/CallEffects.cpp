@@ -43,11 +43,13 @@ struct Location {
   Kind kind = Unknown;
   ObjectId object = 0;
   const Value *site = nullptr; ///< Stack, Heap: the allocation; Function
-  int64_t offset = 0;          ///< Object: byte offset, or AnyOffset
+  int64_t offset = 0;          ///< Object, Stack, Heap: byte offset, or AnyOffset
 
   auto key() const { return std::tie(kind, object, site, offset); }
   bool operator<(const Location &O) const { return key() < O.key(); }
   static Location unknown() { return {}; }
+  /// Memory whose bytes the analysis tells apart by offset.
+  bool isMemory() const { return kind == Object || kind == Stack || kind == Heap; }
 };
 using PointsTo = std::set<Location>;
 
@@ -120,7 +122,7 @@ private:
   static PointsTo anyOffset(const PointsTo &P) {
     PointsTo R;
     for (Location L : P) {
-      if (L.kind == Location::Object)
+      if (L.isMemory())
         L.offset = AnyOffset;
       R.insert(L);
     }
@@ -234,7 +236,7 @@ private:
   static PointsTo shift(const PointsTo &P, int64_t Delta) {
     PointsTo R;
     for (Location L : P) {
-      if (L.kind == Location::Object && L.offset != AnyOffset &&
+      if (L.isMemory() && L.offset != AnyOffset &&
           (Delta == AnyOffset || __builtin_add_overflow(L.offset, Delta, &L.offset)))
         L.offset = AnyOffset;
       R.insert(L);
@@ -369,8 +371,7 @@ private:
       if (Stored == stored.end())
         continue;
       for (auto &[Off, Range] : Stored->second) {
-        bool Overlaps = Off == AnyOffset || L.offset == AnyOffset ||
-                        L.kind != Location::Object ||
+        bool Overlaps = Off == AnyOffset || L.offset == AnyOffset || Size == 0 ||
                         (Off < L.offset + int64_t(Size) && L.offset < Off + int64_t(Range.size));
         if (Overlaps)
           R.insert(Range.values.begin(), Range.values.end());
@@ -403,7 +404,7 @@ private:
       LeavesCallee |= L.kind != Location::Stack;
       if (L.kind == Location::Unknown || L.kind == Location::Function)
         continue; // the caller forgets it: what it held escapes (below)
-      int64_t Off = L.kind == Location::Object && Size ? L.offset : AnyOffset;
+      int64_t Off = Size ? L.offset : AnyOffset;
       StoredRange &Range = stored[storageOf(L)][Off];
       Range.size = std::max(Range.size, Size);
       join(Range.values, Values);

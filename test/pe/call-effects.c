@@ -35,6 +35,7 @@ int put_saving(int *buf, int n, const struct node *list);
 int put_counting(int *buf, int n, const struct node *list);
 int put_copying(int *buf, int n, const struct node *list);
 int put_unknown(int *buf, int n, const struct node *list, visit_fn visit);
+int put_request(int *buf, int n, const struct node *list);
 
 #ifdef MAIN
 static int visit_decode(struct stream *s, const struct node *n) {
@@ -47,7 +48,8 @@ static int calls(int *buf, int n, const struct node *list, int *results) {
   results[2] = put_counting(buf + 2, n, list);
   results[3] = put_copying(buf + 3, n, list);
   results[4] = put_unknown(buf + 4, n, list, visit_decode);
-  return 5;
+  results[5] = put_request(buf + 5, n, list);
+  return 6;
 }
 // RUNS: digest
 int main(void) { return run_lists(calls); }
@@ -90,6 +92,27 @@ static int put_all_copying(struct stream *s, const struct node *n) {
   }
   memcpy(s, &moved, sizeof moved);
   return n ? put_all_copying(s, n->next) : 1;
+}
+
+// Keeps its completion in a request on its own stack, beside a length as wide
+// as a pointer, which could be an address: the callee's stack is tracked by
+// offset, so the call through the completion is still found.
+struct request {
+  int (*done)(struct stream *, const struct request *);
+  size_t len;
+};
+static int request_done(struct stream *s, const struct request *r) {
+  return s->left >= 0 && r->len > 0;
+}
+static int put_all_request(struct stream *s, const struct node *n) {
+  struct request r;
+  r.done = request_done;
+  r.len = (size_t)1 << 16;
+  if (!n)
+    return r.done(s, &r);
+  if (!s->ops->put(s, n->value))
+    return 0;
+  return put_all_request(s, n->next);
 }
 
 static int finish(struct stream *s) {
@@ -165,6 +188,17 @@ RESPEC_SPECIALIZE int put_copying(int *buf, int n, const struct node *list) {
 RESPEC_SPECIALIZE int put_unknown(int *buf, int n, const struct node *list, visit_fn visit) {
   struct stream s = {ENCODE, &mem_ops, buf, n, NULL};
   if (!put_each(&s, list, visit))
+    return -1;
+  return finish(&s);
+}
+// A request with a long length on the callee's stack changes nothing.
+// CHECK-LABEL: define {{.*}} @put_request(
+// CHECK: call {{.*}} @put_all_request(
+// CHECK-NOT: load i32, ptr %s,
+// CHECK: ret i32
+RESPEC_SPECIALIZE int put_request(int *buf, int n, const struct node *list) {
+  struct stream s = {ENCODE, &mem_ops, buf, n, NULL};
+  if (!put_all_request(&s, list))
     return -1;
   return finish(&s);
 }
