@@ -3,10 +3,15 @@
 // The abstract state is one points-to set per SSA value of the functions
 // analyzed (integers too: a pointer may pass through ptrtoint, arithmetic and
 // back), one per function's return, and the contents stored into each
-// location: per caller object and byte offset, per stack slot of the callee
-// side (offsets ignored: the slot of every activation at once). A load reads
-// what the caller's cells held at the call (MemoryState) and everything the
-// callee side stored there. The analysis iterates over all instructions of all
+// location: per caller object, stack slot or heap block of the callee side (a
+// slot stands for that slot of every activation at once), by byte offset. A
+// load reads what the caller's cells held at the call (MemoryState) and
+// everything the callee side stored there; from memory that pointers the
+// analysis does not follow may reach (an object escaped at the call, or
+// memory whose address was stored through such a pointer), also everything
+// stored through them. A pointer walking a block (p++ in a loop) gains an
+// offset on every pass: past MaxOffsets offsets into one block, it points
+// anywhere in it. The analysis iterates over all instructions of all
 // functions reached until nothing grows; it is flow-insensitive, so it holds
 // for every order the callee runs in and for every activation of a recursion.
 //
@@ -101,6 +106,9 @@ private:
   std::map<const Constant *, PointsTo> constants; ///< fromConstant, memoized
   std::map<const llvm::Function *, PointsTo> returns;
   std::map<StorageKey, std::map<int64_t, StoredRange>> stored;
+  /// What was stored through Unknown pointers, by access type.
+  std::map<const MDNode *, PointsTo> storedThroughUnknown;
+  std::set<StorageKey> reachedFromUnknown; ///< memory whose address was stored there
   CallEffects effects;
   bool changed = false;
 
@@ -113,11 +121,45 @@ private:
 
   bool join(PointsTo &Into, const PointsTo &From) {
     bool Grew = false;
-    for (const Location &L : From)
+    for (const Location &L : From) {
+      if (L.isMemory() && L.offset != AnyOffset && Into.count(anywhereIn(L)))
+        continue; // subsumed
       Grew |= Into.insert(L).second;
+    }
+    if (Grew)
+      widen(Into);
     changed |= Grew;
     return Grew;
   }
+
+  static Location anywhereIn(Location L) {
+    L.offset = AnyOffset;
+    return L;
+  }
+
+  /// Past MaxOffsets offsets into one block, a set points anywhere in it, so
+  /// that a pointer walking memory converges.
+  static void widen(PointsTo &P) {
+    std::map<StorageKey, unsigned> Offsets;
+    for (const Location &L : P)
+      if (L.isMemory() && L.offset != AnyOffset)
+        ++Offsets[storageOf(L)];
+    for (auto &[Key, Count] : Offsets) {
+      if (Count <= MaxOffsets)
+        continue;
+      Location Any;
+      for (auto It = P.begin(); It != P.end();) {
+        if (It->isMemory() && It->offset != AnyOffset && storageOf(*It) == Key) {
+          Any = anywhereIn(*It);
+          It = P.erase(It);
+        } else {
+          ++It;
+        }
+      }
+      P.insert(Any);
+    }
+  }
+  static constexpr unsigned MaxOffsets = 8;
 
   static PointsTo anyOffset(const PointsTo &P) {
     PointsTo R;
@@ -351,7 +393,9 @@ private:
       R.insert(L);
   }
 
-  PointsTo load(const PointsTo &Address, uint64_t Size) {
+  /// What Size bytes (0: unknown) at Address may hold, read with access type
+  /// Tag (null: untyped).
+  PointsTo load(const PointsTo &Address, uint64_t Size, const MDNode *Tag) {
     PointsTo R;
     for (const Location &L : Address) {
       switch (L.kind) {
@@ -367,6 +411,10 @@ private:
       case Location::Heap:
         break;
       }
+      if (mayBeReachedFromUnknown(L, Size))
+        for (auto &[StoreTag, Values] : storedThroughUnknown)
+          if (accessTypesMayAlias(StoreTag, Tag))
+            R.insert(Values.begin(), Values.end());
       auto Stored = stored.find(storageOf(L));
       if (Stored == stored.end())
         continue;
@@ -396,14 +444,18 @@ private:
   /// Values may now be in the Size bytes at Address (0: anywhere in it). A
   /// caller object they point to escapes unless they stay on the callee
   /// side's stack, which dies with the call.
-  void holdContents(const PointsTo &Address, uint64_t Size, const PointsTo &Values) {
+  void holdContents(const PointsTo &Address, uint64_t Size, const MDNode *Tag,
+                    const PointsTo &Values) {
     if (Values.empty())
       return;
-    bool LeavesCallee = false;
+    bool LeavesCallee = false, ReachedFromUnknown = false;
     for (const Location &L : Address) {
       LeavesCallee |= L.kind != Location::Stack;
-      if (L.kind == Location::Unknown || L.kind == Location::Function)
-        continue; // the caller forgets it: what it held escapes (below)
+      if (L.kind == Location::Unknown || L.kind == Location::Function) {
+        ReachedFromUnknown = true; // the caller forgets it: what it held escapes (below)
+        continue;
+      }
+      ReachedFromUnknown |= mayBeReachedFromUnknown(L, Size);
       int64_t Off = Size ? L.offset : AnyOffset;
       StoredRange &Range = stored[storageOf(L)][Off];
       Range.size = std::max(Range.size, Size);
@@ -413,11 +465,34 @@ private:
       for (const Location &V : Values)
         if (V.kind == Location::Object)
           effects.escapes.insert(V.object);
+    if (ReachedFromUnknown) {
+      join(storedThroughUnknown[Tag], Values);
+      for (const Location &V : Values)
+        if (V.isMemory() && reachedFromUnknown.insert(storageOf(V)).second)
+          changed = true;
+    }
+  }
+
+  /// Whether pointers the analysis does not follow may write the Size bytes
+  /// at L: an object escaped at the call (or of unknown history) unless those
+  /// bytes are fixed (declared static, or a constant), or memory whose address
+  /// was stored where they reach.
+  bool mayBeReachedFromUnknown(const Location &L, uint64_t Size) const {
+    if (L.kind == Location::Object) {
+      const ObjectTable::Object &Known = objects.get(L.object);
+      auto It = memory.objects.find(L.object);
+      bool Fixed = Known.global && Known.contents &&
+                   (declaredStatic(Known, L.offset, Size) ||
+                    (Known.constantContents && It == memory.objects.end()));
+      if (!Fixed && (It == memory.objects.end() || It->second.escaped))
+        return true;
+    }
+    return reachedFromUnknown.count(storageOf(L)) != 0;
   }
 
   void store(const PointsTo &Address, uint64_t Size, const MDNode *Tag, const PointsTo &Values) {
     write(Address, Size, Tag);
-    holdContents(Address, Size, Values);
+    holdContents(Address, Size, Tag, Values);
   }
 
   //--- Instructions ------------------------------------------------------===//
@@ -434,7 +509,7 @@ private:
       define(I, {L});
     } else if (auto *Load = dyn_cast<LoadInst>(&I)) {
       define(I, load(valueOf(Load->getPointerOperand()),
-                     layout.getTypeStoreSize(Load->getType())));
+                     layout.getTypeStoreSize(Load->getType()), I.getMetadata(LLVMContext::MD_tbaa)));
     } else if (auto *Store = dyn_cast<StoreInst>(&I)) {
       store(valueOf(Store->getPointerOperand()),
             layout.getTypeStoreSize(Store->getValueOperand()->getType()),
@@ -442,12 +517,12 @@ private:
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       PointsTo Address = valueOf(RMW->getPointerOperand());
       uint64_t Size = layout.getTypeStoreSize(RMW->getType());
-      define(I, load(Address, Size));
+      define(I, load(Address, Size, nullptr));
       store(Address, Size, nullptr, anyOffset(valueOf(RMW->getValOperand())));
     } else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
       PointsTo Address = valueOf(CmpXchg->getPointerOperand());
       uint64_t Size = layout.getTypeStoreSize(CmpXchg->getNewValOperand()->getType());
-      define(I, load(Address, Size));
+      define(I, load(Address, Size, nullptr));
       store(Address, Size, nullptr, valueOf(CmpXchg->getNewValOperand()));
     } else if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
       define(I, offsetFrom(*GEP));
@@ -605,8 +680,8 @@ private:
       PointsTo Destination = valueOf(Transfer.getRawDest());
       write(Destination, Size, nullptr);
       // What the bytes copied hold may land anywhere in the destination.
-      holdContents(anyOffset(Destination), 0,
-                   load(anyOffset(valueOf(Transfer.getRawSource())), 0));
+      holdContents(anyOffset(Destination), 0, nullptr,
+                   load(anyOffset(valueOf(Transfer.getRawSource())), 0, nullptr));
       return;
     }
     case Intrinsic::memset: {
@@ -618,7 +693,7 @@ private:
       // Bytes other than zero make numbers that may be addresses (fromNumber).
       auto *Byte = dyn_cast<ConstantInt>(Set.getValue());
       if (!Byte || !Byte->isZero())
-        holdContents(Destination, Size, {Location::unknown()});
+        holdContents(Destination, Size, nullptr, {Location::unknown()});
       return;
     }
     case Intrinsic::vastart:

@@ -6,7 +6,9 @@
 // recursive walk that writes through both. Writes the analysis finds through a
 // pointer the callee saved, through a pointer stored in the caller's object, or
 // by a memcpy, are forgotten; a call through a pointer the caller does not know
-// falls back to the type-based write summary.
+// falls back to the type-based write summary. A completion stored through a
+// pointer the analysis does not follow, into a request it let out there, is
+// found when the request's completion is called.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %respec specialize %s -O1 --emit-llvm -o %t/spec.ll -q
@@ -36,8 +38,16 @@ int put_counting(int *buf, int n, const struct node *list);
 int put_copying(int *buf, int n, const struct node *list);
 int put_unknown(int *buf, int n, const struct node *list, visit_fn visit);
 int put_request(int *buf, int n, const struct node *list);
+struct context;
+int put_armed(int *buf, int n, const struct node *list, struct context *c);
+
+struct context {
+  struct request *pending;
+};
 
 #ifdef MAIN
+#include <stdlib.h>
+static struct context *context_new(void) { return calloc(1, sizeof(struct context)); }
 static int visit_decode(struct stream *s, const struct node *n) {
   s->op = n ? DECODE : ENCODE;
   return 1;
@@ -49,7 +59,10 @@ static int calls(int *buf, int n, const struct node *list, int *results) {
   results[3] = put_copying(buf + 3, n, list);
   results[4] = put_unknown(buf + 4, n, list, visit_decode);
   results[5] = put_request(buf + 5, n, list);
-  return 6;
+  struct context *c = context_new();
+  results[6] = put_armed(buf + 6, n, list, c);
+  free(c);
+  return 7;
 }
 // RUNS: digest
 int main(void) { return run_lists(calls); }
@@ -113,6 +126,38 @@ static int put_all_request(struct stream *s, const struct node *n) {
   if (!s->ops->put(s, n->value))
     return 0;
   return put_all_request(s, n->next);
+}
+
+// Every level but the first makes a request with the plain completion, hands
+// it to a context the caller does not know, and calls what the context's code
+// left there: the decoding completion, stored through a pointer that points to
+// no memory the analysis knows. Its write to the stream's operation is found
+// only because what is stored through such pointers can be read back from
+// memory they may reach.
+static int request_decode(struct stream *s, const struct request *r) {
+  s->op = DECODE;
+  return r->len > 0;
+}
+static void arm(struct context *c) { c->pending->done = request_decode; }
+static int armed;
+static int put_all_armed(struct stream *s, const struct node *n, struct context *c) {
+  if (s->count) {
+    struct request r;
+    r.done = request_done;
+    r.len = 1;
+    c->pending = &r;
+    arm(c);
+    int done = r.done(s, &r);
+    c->pending = NULL;
+    if (!done)
+      return 0;
+  }
+  s->count = &armed;
+  if (!n)
+    return 1;
+  if (!s->ops->put(s, n->value))
+    return 0;
+  return put_all_armed(s, n->next, c);
 }
 
 static int finish(struct stream *s) {
@@ -199,6 +244,17 @@ RESPEC_SPECIALIZE int put_unknown(int *buf, int n, const struct node *list, visi
 RESPEC_SPECIALIZE int put_request(int *buf, int n, const struct node *list) {
   struct stream s = {ENCODE, &mem_ops, buf, n, NULL};
   if (!put_all_request(&s, list))
+    return -1;
+  return finish(&s);
+}
+// The operation is read again after the walk.
+// CHECK-LABEL: define {{.*}} @put_armed(
+// CHECK: call {{.*}} @put_all_armed(
+// CHECK: load i32, ptr %s,
+// CHECK: ret i32
+RESPEC_SPECIALIZE int put_armed(int *buf, int n, const struct node *list, struct context *c) {
+  struct stream s = {ENCODE, &mem_ops, buf, n, NULL};
+  if (!put_all_armed(&s, list, c))
     return -1;
   return finish(&s);
 }
