@@ -329,19 +329,24 @@ private:
   }
 
   /// What a caller object held at the call, in [Offset, Offset+Size).
+  /// Whether [Offset, Offset+Size) of Obj holds its global's initializer for
+  /// the whole call: declared static, or a constant the caller never stored to.
+  bool holdsInitializer(ObjectId Obj, int64_t Offset, uint64_t Size) const {
+    const ObjectTable::Object &Known = objects.get(Obj);
+    return Known.global && Known.contents &&
+           (declaredStatic(Known, Offset, Size) ||
+            (Known.constantContents && !memory.objects.count(Obj)));
+  }
+
   PointsTo atCall(ObjectId Obj, int64_t Offset, uint64_t Size) {
     PointsTo R;
-    const ObjectTable::Object &Known = objects.get(Obj);
-    if (Known.global && Known.contents && declaredStatic(Known, Offset, Size)) {
-      initializerContents(Known.contents, 0, Offset, Size, R);
+    if (holdsInitializer(Obj, Offset, Size)) {
+      initializerContents(objects.get(Obj).contents, 0, Offset, Size, R);
       return R;
     }
     auto It = memory.objects.find(Obj);
     if (It == memory.objects.end()) {
-      if (Known.global && Known.constantContents && Known.contents)
-        initializerContents(Known.contents, 0, Offset, Size, R);
-      else // unknown history (MemoryState::object), or host memory's raw bytes
-        R.insert(Location::unknown());
+      R.insert(Location::unknown()); // unknown history (MemoryState::object), or host memory's raw bytes
       return R;
     }
     bool Exact = false;
@@ -478,13 +483,9 @@ private:
   /// bytes are fixed (declared static, or a constant), or memory whose address
   /// was stored where they reach.
   bool mayBeReachedFromUnknown(const Location &L, uint64_t Size) const {
-    if (L.kind == Location::Object) {
-      const ObjectTable::Object &Known = objects.get(L.object);
+    if (L.kind == Location::Object && !holdsInitializer(L.object, L.offset, Size)) {
       auto It = memory.objects.find(L.object);
-      bool Fixed = Known.global && Known.contents &&
-                   (declaredStatic(Known, L.offset, Size) ||
-                    (Known.constantContents && It == memory.objects.end()));
-      if (!Fixed && (It == memory.objects.end() || It->second.escaped))
+      if (It == memory.objects.end() || It->second.escaped)
         return true;
     }
     return reachedFromUnknown.count(storageOf(L)) != 0;
