@@ -1,6 +1,7 @@
 //===- Generalization.cpp - Branches, loop iterations and meets -------------===//
 //
-// Control: branches decided or kept, the context a successor block is
+// Control: branches decided or kept (a kept one tells each case's edge the
+// value it tested: refineOnEdge, "The Trick"), the context a successor block is
 // specialized in (loop iterations keyed by the static state, join variants for
 // program data), generalization of loops under dynamic control, and the meet of
 // two states reaching one block. The algorithm is described in Specializer.cpp.
@@ -98,9 +99,81 @@ void Specializer::evaluateBranch(BranchInst &I) {
   Value *Residual = materialize(Cond, nullptr, false);
   noteLoopTest({I.getSuccessor(0), I.getSuccessor(1)}, LoopTest::Dynamic);
   noteProgramControl(I.getCondition(), {I.getSuccessor(0), I.getSuccessor(1)});
-  BasicBlock *Taken = branchTo(I.getSuccessor(0), false);
-  BasicBlock *NotTaken = branchTo(I.getSuccessor(1), true);
-  builder->CreateCondBr(Residual, Taken, NotTaken)->setDebugLoc(I.getDebugLoc());
+  // `x == C` taken (or `x != C` not taken) tells that edge what x is.
+  Value *Compared = nullptr;
+  ConstantInt *Known = nullptr;
+  unsigned EqualEdge = 0;
+  if (auto *Cmp = dyn_cast<ICmpInst>(I.getCondition()); Cmp && Cmp->isEquality()) {
+    Known = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    Compared = Cmp->getOperand(0);
+    EqualEdge = Cmp->getPredicate() == ICmpInst::ICMP_EQ ? 0 : 1;
+  }
+  BasicBlock *Targets[2];
+  if (Known && !valueOf(Compared).isStatic()) {
+    Targets[1 - EqualEdge] = branchTo(I.getSuccessor(1 - EqualEdge), false);
+    refineOnEdge(Compared, Known);
+    Targets[EqualEdge] = branchTo(I.getSuccessor(EqualEdge), true);
+  } else {
+    Targets[0] = branchTo(I.getSuccessor(0), false);
+    Targets[1] = branchTo(I.getSuccessor(1), true);
+  }
+  builder->CreateCondBr(Residual, Targets[0], Targets[1])->setDebugLoc(I.getDebugLoc());
+}
+
+/// On an edge that a residual `switch` or `x == C` takes only when V equals C,
+/// V is C: "The Trick" of partial evaluation (Jones, Gomard and Sestoft, 1993,
+/// ch. 12), which turns a dynamic value of a known finite set of cases into a
+/// static one in each case. So an interpreter's opcode that comes from run-time
+/// memory is static again inside its case: the tests on it, the tables indexed
+/// by it and the values computed from it fold. A value widened from a narrower
+/// one (`switch ((int)op)`) refines its source too. The value is refined in the
+/// state that the edge carries (the successor's phis and live values read it
+/// from there); the default edge and the others keep it dynamic.
+void Specializer::refineOnEdge(Value *V, ConstantInt *C) {
+  ++current->stats.edgesRefined;
+  for (;;) {
+    state.top().env[V] = AbstractValue::of(C);
+    if (auto *Load = dyn_cast<LoadInst>(V))
+      return refineLoadedMemory(*Load, C);
+    auto *Widened = dyn_cast<CastInst>(V);
+    if (!Widened || !(isa<ZExtInst>(Widened) || isa<SExtInst>(Widened)))
+      return;
+    V = Widened->getOperand(0);
+    unsigned Bits = V->getType()->getIntegerBitWidth();
+    APInt Narrow = C->getValue().trunc(Bits);
+    APInt Back = isa<ZExtInst>(Widened) ? Narrow.zext(C->getBitWidth())
+                                          : Narrow.sext(C->getBitWidth());
+    // (A source no longer live has nothing to refine.)
+    auto Source = state.top().env.find(V);
+    if (Back != C->getValue() || Source == state.top().env.end() || Source->second.isStatic())
+      return;
+    C = ConstantInt::get(C->getContext(), Narrow);
+  }
+}
+
+/// The memory a refined value was loaded from holds it too, if nothing can
+/// have written there since: the load is in the block the branch ends and no
+/// instruction after it writes memory. Then the cell is recorded as if the
+/// value had been stored (no residual store: the memory already holds it), so
+/// code in the case that reads the field again (`switch (s->kind)` and then a
+/// helper testing `s->kind`) folds. Only memory with a known place records it:
+/// a tracked object or a dynamic root; elsewhere the value stays as it was.
+void Specializer::refineLoadedMemory(LoadInst &Load, ConstantInt *C) {
+  if (!Load.isUnordered() || Load.getParent() != current->original)
+    return;
+  for (const Instruction *After = Load.getNextNode(); !After->isTerminator();
+       After = After->getNextNode())
+    if (After->mayWriteToMemory())
+      return;
+  auto Pointer = state.top().env.find(Load.getPointerOperand());
+  if (Pointer == state.top().env.end())
+    return;
+  const AbstractValue &Addr = Pointer->second;
+  if (Addr.kind != AbstractValue::ObjectPointer && !memoryRoot(Addr))
+    return;
+  Cell Known{storeSize(Load.getType()), AbstractValue::of(C)};
+  Known.accessType = Load.getMetadata(LLVMContext::MD_tbaa);
+  recordWrite(Addr, Known.size, Known, Known.accessType);
 }
 
 void Specializer::evaluateSwitch(SwitchInst &I) {
@@ -122,9 +195,11 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), LoopTest::Dynamic);
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
-  for (auto &Case : I.cases())
+  for (auto &Case : I.cases()) {
+    refineOnEdge(I.getCondition(), Case.getCaseValue());
     Cases.emplace_back(Case.getCaseValue(),
                        branchTo(Case.getCaseSuccessor(), Case.getCaseIndex() + 1 == I.getNumCases()));
+  }
   SwitchInst *S = builder->CreateSwitch(Residual, Default, Cases.size());
   for (auto [Value, Target] : Cases)
     S->addCase(Value, Target);

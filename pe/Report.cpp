@@ -95,6 +95,7 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loops keyed on their program counter", N(S.loopsKeyedOnProgramData)},
       {"functions specialized for a recursive call", N(S.recursiveVariants)},
       {"residual calls whose writes were found at the call site", N(S.callEffectsAnalyzed)},
+      {"residual branch edges on which a dynamic value is known", N(S.edgesRefined)},
       {"budget hits", N(S.budgetHits)},
       {"attempts (each restart follows a round of loop generalization or a budget hit)", N(S.restarts + 1)},
       {"specialized blocks", N(S.blocksSpecialized)},

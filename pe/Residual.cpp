@@ -103,6 +103,7 @@ SpecializationResult Specializer::collectResult() {
     R.stats.callsUnfolded += S.callsUnfolded;
     R.stats.indirectCallsDevirtualized += S.indirectCallsDevirtualized;
     R.stats.callEffectsAnalyzed += S.callEffectsAnalyzed;
+    R.stats.edgesRefined += S.edgesRefined;
     R.stats.blocksSpecialized += S.blocksSpecialized;
     for (auto [I, Residual] : SB->bindingTimes) {
       BindingTime &BT = R.bindingTimes[I];

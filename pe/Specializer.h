@@ -97,6 +97,7 @@ struct SpecializeStats {
   unsigned restarts = 0;
   unsigned recursiveVariants = 0; ///< functions specialized for a recursive call's pattern
   unsigned callEffectsAnalyzed = 0; ///< residual calls whose writes were found from the call site
+  unsigned edgesRefined = 0; ///< residual branch edges on which a dynamic value is a case's constant
   uint64_t work = 0; ///< instructions evaluated by all attempts (the work budget's unit)
 
   /// Adds the counts of another specialization (a recursive variant) to these.
@@ -115,6 +116,7 @@ struct SpecializeStats {
     restarts += O.restarts;
     recursiveVariants += O.recursiveVariants;
     callEffectsAnalyzed += O.callEffectsAnalyzed;
+    edgesRefined += O.edgesRefined;
     work += O.work;
     return *this;
   }

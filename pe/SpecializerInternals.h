@@ -325,6 +325,8 @@ private:
   // Edges.
   BasicBlock *addEdge(BasicBlock *Target, State Out, unsigned TargetContext);
   BasicBlock *branchTo(BasicBlock *Succ, bool LastEdge);
+  void refineOnEdge(Value *V, ConstantInt *C);
+  void refineLoadedMemory(LoadInst &Load, ConstantInt *C);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
   std::string iterationKey(const State &S);
   /// The values of Slots (at Header, in S) as a key.
