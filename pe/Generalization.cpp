@@ -111,13 +111,33 @@ void Specializer::evaluateBranch(BranchInst &I) {
   BasicBlock *Targets[2];
   if (Known && !valueOf(Compared).isStatic()) {
     Targets[1 - EqualEdge] = branchTo(I.getSuccessor(1 - EqualEdge), false);
-    refineOnEdge(Compared, Known);
-    Targets[EqualEdge] = branchTo(I.getSuccessor(EqualEdge), true);
+    unsigned Edges = I.getSuccessor(0) == I.getSuccessor(1) ? 2 : 1;
+    Targets[EqualEdge] = branchToKnowing(I.getSuccessor(EqualEdge), true, Edges, Compared, Known);
   } else {
     Targets[0] = branchTo(I.getSuccessor(0), false);
     Targets[1] = branchTo(I.getSuccessor(1), true);
   }
   builder->CreateCondBr(Residual, Targets[0], Targets[1])->setDebugLoc(I.getDebugLoc());
+}
+
+/// branchTo for an edge taken only when V equals C, with V known on it
+/// (refineOnEdge) and only on it: the refinement is made in a copy of the
+/// state, and the state is put back for the terminator's other edges. Edges is
+/// how many edges of the terminator go to Succ: several must bring it the same
+/// values (the residual terminator has one phi entry per predecessor, filled
+/// from one edge: pe/Residual.cpp, finalize), so theirs are not refined.
+BasicBlock *Specializer::branchToKnowing(BasicBlock *Succ, bool LastEdge, unsigned Edges,
+                                         Value *V, ConstantInt *C) {
+  if (Edges != 1)
+    return branchTo(Succ, LastEdge);
+  std::optional<State> Unrefined;
+  if (!LastEdge)
+    Unrefined = state;
+  refineOnEdge(V, C);
+  BasicBlock *Target = branchTo(Succ, true);
+  if (Unrefined)
+    state = std::move(*Unrefined);
+  return Target;
 }
 
 /// On an edge that a residual `switch` or `x == C` takes only when V equals C,
@@ -196,9 +216,11 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
   for (auto &Case : I.cases()) {
-    refineOnEdge(I.getCondition(), Case.getCaseValue());
+    BasicBlock *Succ = Case.getCaseSuccessor();
+    unsigned Edges = llvm::count(successors(&I), Succ);
     Cases.emplace_back(Case.getCaseValue(),
-                       branchTo(Case.getCaseSuccessor(), Case.getCaseIndex() + 1 == I.getNumCases()));
+                       branchToKnowing(Succ, Case.getCaseIndex() + 1 == I.getNumCases(), Edges,
+                                       I.getCondition(), Case.getCaseValue()));
   }
   SwitchInst *S = builder->CreateSwitch(Residual, Default, Cases.size());
   for (auto [Value, Target] : Cases)

@@ -325,6 +325,8 @@ private:
   // Edges.
   BasicBlock *addEdge(BasicBlock *Target, State Out, unsigned TargetContext);
   BasicBlock *branchTo(BasicBlock *Succ, bool LastEdge);
+  BasicBlock *branchToKnowing(BasicBlock *Succ, bool LastEdge, unsigned Edges, Value *V,
+                              ConstantInt *C);
   void refineOnEdge(Value *V, ConstantInt *C);
   void refineLoadedMemory(LoadInst &Load, ConstantInt *C);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);

@@ -43,6 +43,16 @@
 // CHECK: ret i32
 // CHECK-NEXT: }
 //
+// Each case's byte is its own: case 2 multiplies by 2 * 100 (a refinement
+// made for case 1 once stayed in the state for the cases after it: 100, 1000).
+// CHECK-LABEL: define {{.*}} @byte_case(
+// CHECK: phi i32 [ -1, %{{.*}} ], [ 10, %{{.*}} ], [ 200, %{{.*}} ], [ 3000, %{{.*}} ]
+//
+// Two cases into one block keep the value dynamic there (both edges once
+// brought the first case's 1 to the phi).
+// CHECK-LABEL: define {{.*}} @shared_case(
+// CHECK: phi i32 [ 0, %{{.*}} ], [ %x, %{{.*}} ]
+//
 // EXPLAIN: residual branch edges on which a dynamic value is known: {{[1-9]}}
 #include <respec/respec.h>
 
@@ -54,6 +64,8 @@ struct message {
 
 int handle(const struct message *m);
 int scaled(int op, int x);
+int byte_case(const signed char *p);
+int shared_case(int x);
 
 #ifndef MAIN
 static const int weights[5] = {3, 5, 7, 11, 13};
@@ -80,6 +92,32 @@ RESPEC_SPECIALIZE int scaled(int op, int x) {
     return weights[op] * x;
   return x - op;
 }
+
+RESPEC_SPECIALIZE int byte_case(const signed char *p) {
+  switch (*p) {
+  case 1:
+    return *p * 10;
+  case 2:
+    return *p * 100;
+  case 3:
+    return *p * 1000;
+  default:
+    return -1;
+  }
+}
+
+RESPEC_SPECIALIZE int shared_case(int x) {
+  int y;
+  switch (x) {
+  case 1:
+  case 2:
+    y = x;
+    break;
+  default:
+    y = 0;
+  }
+  return y * 7;
+}
 #else
 #include <stdio.h>
 int main(void) {
@@ -95,6 +133,9 @@ int main(void) {
       m.payload[i] = (unsigned char)(x >> (i * 3));
     digest = digest * 131 + (unsigned)handle(&m);
     digest = digest * 131 + (unsigned)scaled(m.kind + 2, m.length);
+    signed char byte = (signed char)(m.kind + 1);
+    digest = digest * 131 + (unsigned)byte_case(&byte);
+    digest = digest * 131 + (unsigned)shared_case(m.kind + 1);
   }
   printf("%lx\n", digest);
   return 0;
