@@ -85,7 +85,9 @@ static uint64_t custom_policy(respec_predicate *pred, const respec_predicate_sta
 	CHECK(arg == &custom_calls);
 	CHECK(!respec_predicate_holds(pred) && stats->guard_fires >= 1 &&
 	      stats->guarded_stores >= stats->guard_fires && stats->replug_ns > 0);
-	return custom_calls++ == 0 ? 5000000 : 0; /* 5 ms once, then at once */
+	/* Half a second once (long enough that no scheduling delay of a loaded
+	 * machine lets the back-off end before the test looks), then at once. */
+	return custom_calls++ == 0 ? 500000000 : 0;
 }
 
 /* The race with the back-off thread: its callback bakes the term into the
@@ -214,7 +216,7 @@ int main(void)
 	}
 	CHECK(stats_of(pred).respecializations == before + 20);
 
-	/* A custom policy: 5 ms generic after the first break. */
+	/* A custom policy: half a second generic after the first break. */
 	CHECK_OK(respec_predicate_set_policy(pred, custom_policy, &custom_calls));
 	RESPEC_GUARDED_STORE(object.spid, object.term, 4000);
 	CHECK(custom_calls == 1 && !respec_predicate_holds(pred) && call() == -1);
