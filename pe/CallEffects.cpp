@@ -328,7 +328,6 @@ private:
            });
   }
 
-  /// What a caller object held at the call, in [Offset, Offset+Size).
   /// Whether [Offset, Offset+Size) of Obj holds its global's initializer for
   /// the whole call: declared static, or a constant the caller never stored to.
   bool holdsInitializer(ObjectId Obj, int64_t Offset, uint64_t Size) const {
@@ -338,6 +337,7 @@ private:
             (Known.constantContents && !memory.objects.count(Obj)));
   }
 
+  /// What a caller object held at the call, in [Offset, Offset+Size).
   PointsTo atCall(ObjectId Obj, int64_t Offset, uint64_t Size) {
     PointsTo R;
     if (holdsInitializer(Obj, Offset, Size)) {

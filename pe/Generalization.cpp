@@ -214,10 +214,13 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   Value *Residual = materialize(Cond, nullptr, false);
   noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), LoopTest::Dynamic);
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
+  SmallDenseMap<BasicBlock *, unsigned, 16> EdgesTo;
+  for (BasicBlock *Succ : successors(&I))
+    ++EdgesTo[Succ];
   BasicBlock *Default = branchTo(I.getDefaultDest(), I.getNumCases() == 0);
   for (auto &Case : I.cases()) {
     BasicBlock *Succ = Case.getCaseSuccessor();
-    unsigned Edges = llvm::count(successors(&I), Succ);
+    unsigned Edges = EdgesTo[Succ];
     Cases.emplace_back(Case.getCaseValue(),
                        branchToKnowing(Succ, Case.getCaseIndex() + 1 == I.getNumCases(), Edges,
                                        I.getCondition(), Case.getCaseValue()));
