@@ -2,6 +2,7 @@
 #include "LibrarySpecialization.h"
 #include "Diagnostics.h"
 #include "Driver.h"
+#include "SingleTargetCalls.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/SourceMgr.h"
@@ -105,7 +106,8 @@ SpecializedLibrary specializeLibrary(const link_rules &Rules, const link_variant
                                  R.function + "', whose calls it is to serve");
     SpecNames.push_back(R.spec);
   }
-  std::vector<Function *> Specs = findSpecFunctions(*M, SpecNames);
+  std::vector<Function *> Specs =
+      SpecNames.empty() ? std::vector<Function *>{} : findSpecFunctions(*M, SpecNames);
   for (const std::string &Name : SpecNames)
     if (std::find(Specs.begin(), Specs.end(), M->getFunction(Name)) == Specs.end())
       throw SpecError(Where, "'" + Name + "' is not a RESPEC_SPECIALIZE function of " +
@@ -144,6 +146,10 @@ SpecializedLibrary specializeLibrary(const link_rules &Rules, const link_variant
   internalizeForLinking(*M, Done, LinkMode::ReplacesSources);
   if (Exports)
     keepOnlyExports(*M, *Exports);
+  // What the client cannot reach goes first: the dispatch slots' targets are
+  // what is left.
+  PassPipeline("globaldce").run(*M);
+  Result.dispatch = makeSingleTargetCallsDirect(*M);
   // The clean-up may inline a specialized body into its entry and delete it:
   // its size is counted by name, entry included.
   std::vector<std::vector<std::string>> CodeNames;

@@ -1,7 +1,7 @@
 //===- LibrarySpecialization.h - A library's code, for one client -*- C++ -*-===//
 //
-// A variant's `specialize BITCODE FUNCTION=SPEC...` line (link/rules.h). The
-// library ships its code as bitcode (`respec embed SPEC.c SOURCES...
+// A variant's `specialize BITCODE [FUNCTION=SPEC...]` line (link/rules.h).
+// The library ships its code as bitcode (`respec embed SPEC.c SOURCES...
 // --emit-llvm -o lib.bc`), specs included; at link time each SPEC is
 // specialized with the facts that hold for this client (respec_fact() is 1
 // for them) and becomes the body the client's calls of FUNCTION reach:
@@ -30,12 +30,17 @@
 // specializers such as OCCAM do). A symbol the program would only find with
 // dlsym is gone: that is the contract of a specialized variant (link/README.md).
 // When some file of the link could not be read, what it references is not
-// known, and every definition keeps its linkage.
+// known, and every definition keeps its linkage. What is left of the library's
+// dispatch through tables of functions then often has one target, and calls
+// through those slots become guarded direct calls (SingleTargetCalls.h): the
+// implementations the client never creates are gone, and so is the dispatch
+// among them. A line without FUNCTION=SPEC pairs asks for that alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_LINK_LIBRARYSPECIALIZATION_H
 #define RESPEC_LINK_LIBRARYSPECIALIZATION_H
 
+#include "SingleTargetCalls.h"
 #include "Specializer.h"
 #include "rules.h"
 #include <set>
@@ -54,6 +59,7 @@ struct SpecializedFunction {
 struct SpecializedLibrary {
   std::vector<SpecializedFunction> functions;
   std::set<std::string> factsRelied;
+  IndirectCallCounts dispatch; ///< calls through tables' slots, and those made direct
 };
 
 /// Specializes Variant's bitcode for a client with Facts, exporting only the

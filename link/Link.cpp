@@ -172,6 +172,10 @@ void printDecision(raw_ostream &Out, const Decision &D, const LinkLine *Line) {
     }
     Out << "\n";
   }
+  if (D.specialized.dispatch.calls)
+    Out << formatv("  dispatch: {0} of {1} calls through a table's slot left with one target, "
+                   "made direct (guarded)\n",
+                   D.specialized.dispatch.madeDirect, D.specialized.dispatch.calls);
   if (!D.specialized.factsRelied.empty()) {
     Out << "  facts the specialized code relies on:";
     for (const std::string &F : D.specialized.factsRelied)

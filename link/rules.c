@@ -256,12 +256,12 @@ static void parse_variant_line(struct parser *p, struct link_variant *v, char **
 			fail(p, "variant '%s' already says what replaces the library", v->name);
 			return;
 		}
-		if (n < 3) {
-			fail(p, "'specialize' needs the bitcode and at least one FUNCTION=SPEC");
+		if (n < 2) {
+			fail(p, "'specialize' needs the bitcode (and FUNCTION=SPEC pairs, if any)");
 			return;
 		}
 		v->bitcode = absolute(p, words[1]);
-		v->replacements = calloc(n - 2, sizeof *v->replacements);
+		v->replacements = calloc(n - 1, sizeof *v->replacements);
 		if (!v->replacements) {
 			fail(p, "out of memory");
 			return;

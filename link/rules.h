@@ -50,13 +50,16 @@
  *                         goes to the command as it is); a shared object
  *                         among them is also what the audit module loads
  *                         instead of the library
- *     specialize BITCODE FUNCTION=SPEC...
- *                         respec's partial evaluator specializes the library's
- *                         code in BITCODE (`respec embed --emit-llvm`) with
- *                         the client's facts (respec_fact("NAME") in a spec is
- *                         1 when NAME holds, 0 otherwise) and each FUNCTION's
- *                         callers get SPEC's specialized body; the object
- *                         replaces the library on the link line
+ *     specialize BITCODE [FUNCTION=SPEC...]
+ *                         the library's code in BITCODE (`respec embed
+ *                         --emit-llvm`), compiled for this client: what it
+ *                         does not reach is deleted, and dispatch through a
+ *                         table slot left with one function becomes a guarded
+ *                         direct call; respec's partial evaluator specializes
+ *                         each SPEC with the client's facts (respec_fact("NAME")
+ *                         in a spec is 1 when NAME holds, 0 otherwise) and
+ *                         FUNCTION's callers get its specialized body; the
+ *                         object replaces the library on the link line
  *
  * Errors carry the file:line of the offending directive.
  */

@@ -76,7 +76,8 @@ specializes at run time with <respec/jit.h> (librespec-jit). With
 variables, file-static ones included (respec_symbols_NAME): specialized code
 then binds to exactly the program's copy, whatever its symbol table shows.
 With --emit-llvm it writes the bitcode itself: a library's code, for the
-`specialize` lines of its link-time rules.
+`specialize` lines of its link-time rules (its spec may then have no
+RESPEC_SPECIALIZE function).
 
 guard lists every statement of the sources that may change a predicate's
 terms (writes, frees, initializations of fresh objects, aliasing), as text or
@@ -437,7 +438,10 @@ int run(CommandLine &CL) {
   }
   std::unique_ptr<Module> M = compileAndLink(Ctx, CL.inputs);
   std::vector<Function *> Specs = findSpecFunctions(*M, CL.inputs.onlyFunctions);
-  if (Specs.empty())
+  // A library's bitcode for its link-time rules may have no spec function:
+  // `specialize BITCODE` alone compiles the library for each client.
+  bool LibraryBitcode = CL.command == "embed" && CL.emitLLVM;
+  if (Specs.empty() && !LibraryBitcode)
     throw SpecError(CL.inputs.spec, "no RESPEC_SPECIALIZE function in the spec");
   if (CL.command == "embed") {
     ExternalFacts Facts(*M); // the declarations are checked here, not at run time

@@ -1,0 +1,57 @@
+//===- SingleTargetCalls.h - Dispatch left with one target -----*- C++ -*-===//
+//
+// C libraries dispatch through tables of function pointers: a stream's
+// operations, a transport's, an authenticator's. Linked for one client with
+// everything the client does not reach deleted (LibrarySpecialization.h),
+// a slot of such a table often has one function left in the whole library:
+// the client creates UDP handles only, so every transport call is the UDP
+// transport's. makeSingleTargetCallsDirect turns each call through such a
+// slot into a direct call, guarded:
+//
+//     %f = load ptr, ptr (getelementptr %struct.ops, ptr %table, 0, K)
+//     call %f(args)
+//   becomes
+//     if (%f == @only) call @only(args)   ; direct: -O2 may inline it
+//     else             call %f(args)      ; a table the library did not make
+//
+// The slot is named by the struct type whose field the function pointer is
+// loaded from and the field's index path, as the front end wrote the access.
+// Its targets:
+//   - every function at that path in the initializer of a global of the
+//     module (tables, arrays of tables, tables nested in larger structs);
+//   - every function live code stores to that slot.
+// A slot that code of the module stores anything else to (a table filled at
+// run time from somewhere) has no single target.
+//
+// The guard keeps the call right whatever the targets miss: a client may
+// build its own table, or fill one from a library the link cannot see; it
+// then pays one comparison and the indirect call it made before. A fact the
+// rules inferred is never needed for soundness here, only for the slot to
+// have one target left.
+//
+// To run after the module is internalized and its dead code deleted (the
+// slots' targets are what is left), and before -O2, while the loads still
+// name their struct types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_LINK_SINGLETARGETCALLS_H
+#define RESPEC_LINK_SINGLETARGETCALLS_H
+
+namespace llvm {
+class Module;
+}
+
+namespace respec::link {
+
+struct IndirectCallCounts {
+  unsigned calls = 0;       ///< indirect calls through a struct's field
+  unsigned madeDirect = 0;  ///< of them, with one target: now guarded direct calls
+};
+
+/// Makes each indirect call of M whose slot has one target a guarded direct
+/// call of it.
+IndirectCallCounts makeSingleTargetCallsDirect(llvm::Module &M);
+
+} // namespace respec::link
+
+#endif
