@@ -86,6 +86,31 @@ struct NeededLibraries {
   std::optional<std::string> rpath, runpath; ///< DT_RPATH, DT_RUNPATH
 };
 
+/// Which dynamic symbols (by index) are defined at a non-default version
+/// (`sym@VER`, not `sym@@VER`): those bind only programs linked against that
+/// version long ago, so a new link never resolves a reference to them (glibc
+/// keeps Sun RPC's functions so, for old binaries).
+template <class ELFT> static std::vector<bool> hiddenVersionsOf(const ELFFile<ELFT> &E) {
+  std::vector<bool> Hidden;
+  auto Sections = E.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return Hidden;
+  }
+  for (const auto &Sec : *Sections) {
+    if (Sec.sh_type != ELF::SHT_GNU_versym)
+      continue;
+    auto Versions = E.template getSectionContentsAsArray<typename ELFT::Versym>(Sec);
+    if (!Versions) {
+      consumeError(Versions.takeError());
+      return Hidden;
+    }
+    for (const auto &V : *Versions)
+      Hidden.push_back(V.vs_index & ELF::VERSYM_HIDDEN);
+  }
+  return Hidden;
+}
+
 template <class ELFT> static NeededLibraries neededOf(const ELFFile<ELFT> &E) {
   NeededLibraries Needed;
   for (const typename ELFT::Shdr &Sec : sectionsOf(E)) {
@@ -142,6 +167,14 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
     NeededLibraries Needed;
     if (auto *ELF = dyn_cast<ELFObjectFileBase>(Bin->get())) {
       bool Linked = ELF->getEType() == ELF::ET_EXEC || ELF->getEType() == ELF::ET_DYN;
+      auto *LE64 = dyn_cast<ELF64LEObjectFile>(ELF);
+      if (!LE64) {
+        unreadFiles.push_back({Name, "not a 64-bit little-endian ELF file"});
+        return;
+      }
+      std::vector<bool> Hidden;
+      if (Linked)
+        Hidden = hiddenVersionsOf(LE64->getELFFile());
       auto Symbols = Linked ? ELF->getDynamicSymbolIterators() : ELF->symbols();
       for (const ELFSymbolRef &S : Symbols) {
         Expected<uint32_t> Flags = S.getFlags();
@@ -153,15 +186,11 @@ void Client::addFile(const std::string &Path, bool IsProgram) {
         }
         if (SymName->empty())
           continue;
+        uint32_t Index = S.getRawDataRefImpl().d.b;
         if (*Flags & SymbolRef::SF_Undefined)
           F.undefined.push_back(SymName->str());
-        else if (*Flags & SymbolRef::SF_Global)
+        else if ((*Flags & SymbolRef::SF_Global) && !(Index < Hidden.size() && Hidden[Index]))
           F.defined.push_back(SymName->str());
-      }
-      auto *LE64 = dyn_cast<ELF64LEObjectFile>(ELF);
-      if (!LE64) {
-        unreadFiles.push_back({Name, "not a 64-bit little-endian ELF file"});
-        return;
       }
       // A shared library's own notes are not the program's disclosures.
       if (ReadProperties && (!Linked || IsProgram))

@@ -21,18 +21,26 @@ The electric malloc (examples/electric), in the two kinds of program its rules t
   after 200,000 SETs of 1 KiB values (max_rss_kib.redis/VARIANT), and the resident set
   12 s after FLUSHALL (rss_after_flush_kib.redis/VARIANT; jemalloc gives unused pages
   back after 10 s by default).
+- A library specialized for its client (examples/rpc/link, DIR given by --rpc): the
+  case study's UDP-only, AUTH_NONE client linked with the Sun RPC library as it is
+  ("generic") and through respec link with the library's rules ("respec"). Each round
+  runs both, in a new random order, for RPC_ROUNDS rounds of RMIN + ECHO_INTS of 100
+  ints + ECHO_RECORD against the case study's server on loopback; the programs check
+  every answer and print a digest of them, which must agree. Figure: ns per round
+  (the three calls), medians over the rounds; the programs' code sizes beside it.
 """
 import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from redis_server import (CHECK_SCRIPT, Server, add_run_options,  # noqa: E402
+from redis_server import (CHECK_SCRIPT, Server, add_run_options, percentiles,  # noqa: E402
                           benchmark_row, write_report)
 
 VARIANTS = ["generic", "respec", "arena"]
@@ -83,6 +91,54 @@ def measure_server(args, rounds, order, requests):
     return result
 
 
+RPC_VARIANTS = ["generic", "respec"]
+RPC_CASE = "Sun RPC UDP: RMIN + ECHO_INTS 100 + ECHO_RECORD"
+
+
+def measure_rpc(args, rounds, order, calls):
+    samples, digests = {}, {}
+    for round_index in range(rounds):
+        shuffled = RPC_VARIANTS[:]
+        order.shuffle(shuffled)
+        for name in shuffled:
+            print(f"link: rpc round {round_index + 1}/{rounds}: {name}", file=sys.stderr)
+            program = os.path.join(args.rpc, f"rpc-udp-calls-{name}")
+            out = subprocess.run([program, "100", str(calls)], check=True, capture_output=True,
+                                 text=True).stdout.split()
+            samples.setdefault(name, []).append(float(out[1]))
+            digests.setdefault(name, set()).add(out[3])
+    if digests["respec"] != digests["generic"] or len(digests["generic"]) != 1:
+        raise SystemExit(f"bench-link: the rpc clients' answers differ: {digests}")
+    rows = []
+    for name in RPC_VARIANTS:
+        ns = samples[name]
+        p10, p90 = percentiles(ns)
+        rows.append({"case": RPC_CASE, "variant": name, "ns_per_op": statistics.median(ns),
+                     "ns_per_op_min": min(ns), "ns_per_op_p10": p10, "ns_per_op_p90": p90,
+                     "samples": len(ns)})
+    return rows
+
+
+def rpc_code_sizes(args):
+    """Text bytes of both programs, and the library's and its variant's code as
+    respec link --explain reported them."""
+    figures = {}
+    for name in RPC_VARIANTS:
+        size = subprocess.run(["size", os.path.join(args.rpc, f"rpc-udp-calls-{name}")],
+                              check=True, capture_output=True, text=True).stdout
+        figures[f"text_bytes.rpc_program/{name}"] = int(size.splitlines()[1].split()[0])
+    with open(os.path.join(args.rpc, "explain.txt")) as explain:
+        for line in explain:
+            words = line.split()
+            if words[:1] == ["code:"]:
+                figures["code_bytes.rpc_library"] = int(words[1])
+                figures["code_bytes.rpc_library_variant"] = int(words[6])
+            elif words[:1] == ["dispatch:"]:
+                figures["rpc_dispatch_calls"] = int(words[3])
+                figures["rpc_dispatch_made_direct"] = int(words[1])
+    return figures
+
+
 def measure_memory(args, requests, settle_s):
     figures = {}
     for name in VARIANTS:
@@ -107,6 +163,7 @@ def main():
     parser.add_argument("--batch", required=True, help="the batch programs' benchmark (bench_link.c)")
     parser.add_argument("--redis", required=True, help="examples/electric's Redis directory")
     parser.add_argument("--client", required=True, help="directory of redis-benchmark, redis-cli")
+    parser.add_argument("--rpc", required=True, help="examples/rpc/link's build directory")
     add_run_options(parser)
     args = parser.parse_args()
     for name in VARIANTS:
@@ -121,6 +178,10 @@ def main():
     print(f"link: redis: seed {seed}, {rounds} rounds, {requests} requests per test", file=sys.stderr)
     report["rows"] += measure_server(args, rounds, random.Random(seed), requests)
     report["extra"].update(measure_memory(args, 2 * requests, 2 if args.quick else 12))
+    rpc_calls = 50 if args.quick else 500
+    report["rows"] += measure_rpc(args, rounds, random.Random(seed + 1), rpc_calls)
+    report["extra"].update(rpc_code_sizes(args))
+    report["extra"]["rpc_rounds_per_run"] = rpc_calls
     report["extra"].update({"redis_rounds": rounds, "redis_requests_per_test": requests,
                             "redis_clock": "redis-benchmark's requests per second "
                                            "(ns_per_op = 1e9 / rps)"})

@@ -39,11 +39,20 @@ CLIENT *rpc_client_open(enum rpc_transport transport, unsigned short port)
 	int sock = RPC_ANYSOCK;
 	/* 0 asks the library for its default size. */
 	unsigned buffer_size = transport == RPC_TCP ? RPC_TCP_BUFFER_SIZE : 0;
+#ifdef RPC_UDP_ONLY
+	/* The UDP-only client (link/: the library linked for a client that makes no
+	 * other transport). */
+	(void)buffer_size;
+	CLIENT *client = transport == RPC_UDP ? clntudp_create(&server, RPCBENCH_PROG,
+							       RPCBENCH_VERS, udp_retry_wait, &sock)
+					      : NULL;
+#else
 	CLIENT *client = transport == RPC_UDP
 				 ? clntudp_create(&server, RPCBENCH_PROG, RPCBENCH_VERS,
 						  udp_retry_wait, &sock)
 				 : clnttcp_create(&server, RPCBENCH_PROG, RPCBENCH_VERS, &sock,
 						  buffer_size, buffer_size);
+#endif
 	if (client == NULL)
 		fprintf(stderr, "rpc client (%s): cannot create: RPC status %d, errno %d\n",
 			transport == RPC_UDP ? "udp" : "tcp", (int)rpc_createerr.cf_stat,
