@@ -151,8 +151,11 @@ IndirectCallCounts makeSingleTargetCallsDirect(Module &M) {
           !SlotTable::throughSlot(*Call))
         continue;
       ++Counts.calls;
+      // (Operand bundles, such as a KCFI type check, belong to indirect calls.)
       if (Function *Target = Slots.singleTarget(*Call);
-          Target && !Call->isMustTailCall() && isLegalToPromote(*Call, Target))
+          Target && !Call->isMustTailCall() && !Call->hasOperandBundles() &&
+          Call->getCallingConv() == Target->getCallingConv() &&
+          isLegalToPromote(*Call, Target))
         Promotions.emplace_back(Call, Target);
     }
   // Promotion splits blocks: collected first, then done.

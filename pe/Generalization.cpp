@@ -930,19 +930,22 @@ void Specializer::normalizeForEntry(State &N) {
       if (A.isDynamic() && A.dynamicRoot && !Stable(A.dynamicRoot))
         Carried.insert(A.dynamicRoot);
   // The carrier of each: a dynamic SSA value equal to the root plus a static
-  // offset, among values that live in one frame only (the phi that replaces a
-  // carrier must be unambiguous); the outermost frame's, the first defined in
-  // it (so that the choice, and the output, do not depend on addresses).
+  // offset; the outermost frame's, the first defined in it (so that the
+  // choice, and the output, do not depend on addresses). The phi that replaces
+  // a carrier must be unambiguous: a generic value that lives in several
+  // frames (a function unfolded within its own unfolding: recursion) carries
+  // roots only in the innermost of them, whose entry phi is the one a block's
+  // start names after it (Specializer::process: later frames overwrite).
   std::map<Value *, std::pair<Value *, int64_t>> Carrier;
   if (!Carried.empty()) {
-    std::map<Value *, unsigned> Frames;
-    for (const FrameState &F : N.frames)
-      for (auto &[V, A] : F.env)
-        ++Frames[V];
-    for (const FrameState &F : N.frames) {
+    std::map<Value *, size_t> InnermostFrame;
+    for (size_t Index = 0; Index < N.frames.size(); ++Index)
+      for (auto &[V, A] : N.frames[Index].env)
+        InnermostFrame[V] = Index;
+    for (size_t Index = 0; Index < N.frames.size(); ++Index) {
       std::map<Value *, std::pair<Value *, int64_t>> InFrame;
-      for (auto &[V, A] : F.env) {
-        if (!A.isDynamic() || Frames[V] != 1 || isStableRoot(V))
+      for (auto &[V, A] : N.frames[Index].env) {
+        if (!A.isDynamic() || InnermostFrame[V] != Index || isStableRoot(V))
           continue;
         Value *Root = A.dynamicRoot ? A.dynamicRoot : A.residual;
         if (!Carried.count(Root))

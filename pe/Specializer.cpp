@@ -312,7 +312,7 @@ void Specializer::process(SpecBlock &SB) {
                                         Original->hasName() ? Original->getName() : "");
       state.frames[F].env.find(Original)->second.residual = Phi;
       SB.phis.push_back({Phi, F, Original});
-      EntryPhis[Original] = Phi;
+      EntryPhis[Original] = Phi; // a value in several frames: the innermost's (normalizeForEntry)
     }
   }
   adoptCarriedRoots(EntryPhis);

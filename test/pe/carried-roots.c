@@ -35,6 +35,17 @@
 // CHECK: load i8
 // CHECK: ret i32
 //
+// In recursion (a function unfolded within its own unfolding, its static
+// depth changing), `base` lives in three activations at once. A generic value
+// in several frames carries a root only in the innermost (its entry phi is the
+// one the block names): the innermost activation's tag stays known across its
+// dynamic branch, the outer two are loaded again. Before, a value living in
+// several frames carried nothing, and all three were loaded.
+// CHECK-LABEL: define {{.*}} @in_recursion(
+// CHECK-COUNT-2: load i8
+// CHECK-NOT: load i8
+// CHECK: ret i32
+//
 // A write through another pointer of the same type may alias: forgotten.
 // CHECK-LABEL: define {{.*}} @aliasing_write(
 // CHECK: load i8
@@ -50,6 +61,7 @@ struct tvalue {
 int into_callee(struct tvalue **func);
 int across_join(struct tvalue **func, int c);
 int disagreeing_ways(struct tvalue **func, int c);
+int in_recursion(struct tvalue **func, int c);
 int aliasing_write(struct tvalue **func, struct tvalue *other, int c);
 
 #ifndef MAIN
@@ -83,6 +95,19 @@ RESPEC_SPECIALIZE int disagreeing_ways(struct tvalue **func, int c) {
   return is_integer(&base[1]);
 }
 
+static int walk(struct tvalue **func, int depth, int c) {
+  struct tvalue *base = *func + depth;
+  base->tag = 3;
+  if (c > depth)
+    base->value += c;
+  int inner = depth > 0 ? walk(func, depth - 1, c) : 0;
+  return inner * 2 + is_integer(base);
+}
+
+RESPEC_SPECIALIZE int in_recursion(struct tvalue **func, int c) {
+  return walk(func, 2, c);
+}
+
 RESPEC_SPECIALIZE int aliasing_write(struct tvalue **func, struct tvalue *other, int c) {
   struct tvalue *base = *func + 1;
   base[0].tag = 3;
@@ -106,6 +131,7 @@ int main(void) {
     digest = digest * 31 + (uint32_t)into_callee(&func);
     digest = digest * 31 + (uint32_t)across_join(&func, c);
     digest = digest * 31 + (uint32_t)disagreeing_ways(&func, c);
+    digest = digest * 31 + (uint32_t)in_recursion(&func, c);
     digest = digest * 31 + (uint32_t)aliasing_write(&func, other, c);
     for (int i = 0; i < 8; i++)
       digest = digest * 31 + (uint32_t)stack[i].value + stack[i].tag;
