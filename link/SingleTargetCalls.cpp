@@ -13,6 +13,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include <map>
 #include <vector>
@@ -64,7 +65,11 @@ public:
     auto It = slots.find(*S);
     if (It == slots.end() || It->second.unknown || It->second.functions.size() != 1)
       return nullptr;
-    return It->second.functions.front();
+    Function *Only = It->second.functions.front();
+    for (Function *F : unplaced)
+      if (F != Only && F->getFunctionType() == Only->getFunctionType())
+        return nullptr;
+    return Only;
   }
 
   /// Whether Call's function pointer is loaded from a struct's field.
@@ -77,7 +82,7 @@ private:
   /// The slot Address designates: a GEP into a struct with constant indices,
   /// the first of them 0 (the object itself, not one after it).
   static std::optional<Slot> slotOf(const Value *Address) {
-    auto *GEP = dyn_cast<GetElementPtrInst>(Address);
+    auto *GEP = dyn_cast<GEPOperator>(Address); // an instruction or a constant
     if (!GEP || GEP->getNumIndices() < 2)
       return std::nullopt;
     auto *Type = dyn_cast<StructType>(GEP->getSourceElementType());
@@ -86,7 +91,7 @@ private:
     std::vector<unsigned> Path;
     for (const Use &Index : GEP->indices()) {
       auto *C = dyn_cast<ConstantInt>(Index);
-      if (!C)
+      if (!C || C->getValue().getActiveBits() > 32)
         return std::nullopt;
       Path.push_back(C->getZExtValue());
     }
@@ -126,16 +131,23 @@ private:
     if (!Store.getValueOperand()->getType()->isPointerTy())
       return;
     std::optional<Slot> S = slotOf(Store.getPointerOperand());
-    if (!S)
+    auto *F = dyn_cast<Function>(Store.getValueOperand()->stripPointerCasts());
+    if (!S) {
+      // A function stored where no slot names (field 0 of a table reached
+      // without a GEP, a byte offset) may be any slot's target.
+      if (F)
+        unplaced.insert(F);
       return;
+    }
     SlotTargets &Targets = slots[*S];
-    if (auto *F = dyn_cast<Function>(Store.getValueOperand()->stripPointerCasts()))
+    if (F)
       Targets.functions.insert(F);
     else if (!isa<ConstantPointerNull>(Store.getValueOperand()))
       Targets.unknown = true;
   }
 
   std::map<Slot, SlotTargets> slots;
+  SmallSetVector<Function *, 4> unplaced;
 };
 
 } // namespace

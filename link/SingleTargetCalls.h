@@ -15,19 +15,26 @@
 //     else             call %f(args)      ; a table the library did not make
 //
 // The slot is named by the struct type whose field the function pointer is
-// loaded from and the field's index path, as the front end wrote the access.
-// Its targets:
+// loaded from and the field's index path, as the front end wrote the access
+// (a GEP instruction or constant). Its targets:
 //   - every function at that path in the initializer of a global of the
 //     module (tables, arrays of tables, tables nested in larger structs);
-//   - every function live code stores to that slot.
-// A slot that code of the module stores anything else to (a table filled at
-// run time from somewhere) has no single target.
+//   - every function the module's code stores to that slot.
+// A slot that code stores anything else to (a table filled at run time from
+// somewhere) has no single target; nor does one whose target has the type of
+// a function stored where no slot names (field 0 reached without a GEP).
 //
-// The guard keeps the call right whatever the targets miss: a client may
-// build its own table, or fill one from a library the link cannot see; it
-// then pays one comparison and the indirect call it made before. A fact the
-// rules inferred is never needed for soundness here, only for the slot to
-// have one target left.
+// What the targets can still miss: tables filled by memcpy, by stores of
+// computed pointers through byte offsets, and the program's own tables. The
+// guard keeps the call right whatever they miss: such a table pays one
+// comparison and the indirect call it made before. A fact the rules inferred
+// is never needed for soundness here, only for the slot to have one target
+// left. Known imprecision: linking the library's files merges struct types of
+// the same layout (two tables of six pointers become one type), whose slots
+// then hold both tables' functions and are left indirect; a table reached
+// through a pointer copied to a local variable, a union inside a table
+// (clang then types the initializer as a literal struct) and arrays of
+// functions are not slots.
 //
 // To run after the module is internalized and its dead code deleted (the
 // slots' targets are what is left), and before -O2, while the loads still

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the streams library into directory $1: libstreams.a (generic),
-# streams.bc (its code, for respec link), streams.rules; and three clients.
+# streams.bc (its code, for respec link), streams.rules; and four clients.
 set -e
 inputs=$(dirname "$0")
 out=$1
@@ -14,3 +14,4 @@ respec embed spec.c "$inputs/streams.c" --emit-llvm -o streams.bc
 clang -c -O2 -I"$inputs" "$inputs/client.c" -o client.o
 clang -c -O2 -I"$inputs" -DCOUNT "$inputs/client.c" -o client-count.o
 clang -c -O2 -I"$inputs" -DOWN_TABLE "$inputs/client.c" -o client-own.o
+clang -c -O2 -I"$inputs" -DLATE "$inputs/client.c" -o client-late.o

@@ -1,6 +1,7 @@
 /* A client of streams. Built with -DCOUNT it also opens a counting stream;
  * with -DOWN_TABLE it makes a stream of its own table (filled with
- * stream_ops_set_put), which the library's dispatch must still reach. */
+ * stream_ops_set_put), which the library's dispatch must still reach; with
+ * -DLATE it opens a stream whose table the library fills at run time. */
 #include "streams.h"
 #include <stdio.h>
 
@@ -30,6 +31,13 @@ int main(void)
 	for (int i = 1; i <= 1000; i++)
 		stream_put(&count, i);
 	printf("count %ld\n", stream_total(&count));
+#endif
+#ifdef LATE
+	struct stream late;
+	stream_late_open(&late);
+	for (int i = 1; i <= 1000; i++)
+		stream_put(&late, i);
+	printf("late %ld\n", stream_total(&late));
 #endif
 #ifdef OWN_TABLE
 	static struct stream_ops own = {0, own_total};

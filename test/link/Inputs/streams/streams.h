@@ -19,6 +19,8 @@ struct stream {
 /* A stream that sums what is put; one that counts it. */
 void stream_sum_open(struct stream *s);
 void stream_count_open(struct stream *s);
+/* A stream that sums three times what is put, its table filled on opening. */
+void stream_late_open(struct stream *s);
 /* Puts value (through the table); returns 0 or -1. */
 int stream_put(struct stream *s, int value);
 long stream_total(const struct stream *s);
