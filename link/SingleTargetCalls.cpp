@@ -54,15 +54,15 @@ public:
           addStore(*Store);
   }
 
-  /// The one function Call may reach through its slot, or null.
-  Function *singleTarget(const CallBase &Call) const {
+  /// The slot Call's function pointer is loaded from, if it is a struct's field.
+  static std::optional<Slot> slotOfCall(const CallBase &Call) {
     auto *Load = dyn_cast<LoadInst>(Call.getCalledOperand());
-    if (!Load)
-      return nullptr;
-    std::optional<Slot> S = slotOf(Load->getPointerOperand());
-    if (!S)
-      return nullptr;
-    auto It = slots.find(*S);
+    return Load ? slotOf(Load->getPointerOperand()) : std::nullopt;
+  }
+
+  /// The one function that slot S may hold, or null.
+  Function *singleTarget(const Slot &S) const {
+    auto It = slots.find(S);
     if (It == slots.end() || It->second.unknown || It->second.functions.size() != 1)
       return nullptr;
     Function *Only = It->second.functions.front();
@@ -70,12 +70,6 @@ public:
       if (F != Only && F->getFunctionType() == Only->getFunctionType())
         return nullptr;
     return Only;
-  }
-
-  /// Whether Call's function pointer is loaded from a struct's field.
-  static bool throughSlot(const CallBase &Call) {
-    auto *Load = dyn_cast<LoadInst>(Call.getCalledOperand());
-    return Load && slotOf(Load->getPointerOperand());
   }
 
 private:
@@ -159,12 +153,14 @@ IndirectCallCounts makeSingleTargetCallsDirect(Module &M) {
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
       auto *Call = dyn_cast<CallBase>(&I);
-      if (!Call || Call->getCalledFunction() || Call->isInlineAsm() ||
-          !SlotTable::throughSlot(*Call))
+      if (!Call || Call->getCalledFunction() || Call->isInlineAsm())
+        continue;
+      std::optional<Slot> S = SlotTable::slotOfCall(*Call);
+      if (!S)
         continue;
       ++Counts.calls;
       // (Operand bundles, such as a KCFI type check, belong to indirect calls.)
-      if (Function *Target = Slots.singleTarget(*Call);
+      if (Function *Target = Slots.singleTarget(*S);
           Target && !Call->isMustTailCall() && !Call->hasOperandBundles() &&
           Call->getCallingConv() == Target->getCallingConv() &&
           isLegalToPromote(*Call, Target))
