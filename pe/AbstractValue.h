@@ -8,7 +8,11 @@
 //   ObjectPointer     a static pointer: a known abstract object (a stack slot or a
 //                     global) plus a static byte offset. Loads through it read the
 //                     object's tracked cells; that is how partially-static
-//                     aggregates reached through pointers stay static.
+//                     aggregates reached through pointers stay static. A
+//                     pointer-width integer holds one too when it is the
+//                     address itself (ptrtoint): the difference of two
+//                     addresses in one object folds, and so does the pointer
+//                     made from it again (EvaluateValues.cpp, addressArithmetic).
 //   ObjectPointerDyn  a pointer known to point *into* one object at an offset
 //                     only known at run time (a dynamic array index). Stores
 //                     through it clobber only that object.

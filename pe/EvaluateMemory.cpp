@@ -64,8 +64,13 @@ std::optional<AbstractValue> Specializer::loadFromCell(const Cell &C, int64_t St
   if (C.partialMask || C.value.isDynamic())
     return std::nullopt; // a fact about some bits, or a symbolic pointer
   if (Start == Off && C.size == Size) {
+    // A pointer read back whole, as a pointer or as the address in an integer
+    // (EvaluateValues.cpp, addressArithmetic).
     if (C.value.refersToObject())
-      return Ty->isPointerTy() ? std::optional(C.value) : std::nullopt;
+      return Ty->isPointerTy() || (C.value.kind == AbstractValue::ObjectPointer &&
+                                   Ty->isIntegerTy(layout.getPointerSizeInBits()))
+                 ? std::optional(C.value)
+                 : std::nullopt;
     if (C.value.constant->getType() == Ty)
       return C.value;
   }

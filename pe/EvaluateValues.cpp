@@ -62,7 +62,10 @@ Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) 
       state.memory.escape(A.object);
     return A.residual;
   case AbstractValue::ObjectPointer: {
-    if (Escapes)
+    // An address turned into an integer in the residual code can become a
+    // pointer again where the specializer does not see it: it escapes, whatever
+    // the use (as it did at the ptrtoint before addresses had integer values).
+    if (Escapes || (Ty && Ty->isIntegerTy()))
       state.memory.escape(A.object);
     const ObjectTable::Object &Obj = objects.get(A.object);
     Type *I8 = Type::getInt8Ty(ctx);
@@ -190,8 +193,15 @@ void Specializer::evaluatePure(Instruction &I) {
       return setValue(I, R);
     }
   }
+  if (std::optional<AbstractValue> Address = addressArithmetic(I, Ops)) {
+    propagateOrigin(*Address, Ops);
+    ++current->stats.instructionsEvaluated;
+    recordBindingTime(I, false);
+    return setValue(I, *Address);
+  }
   // Pointer casts of static pointers keep the pointer static.
-  if ((isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) && Ops[0].isStatic()) {
+  if ((isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) && Ops[0].isStatic() &&
+      (Ops[0].kind == AbstractValue::Constant || I.getType()->isPointerTy())) {
     recordBindingTime(I, false);
     return setValue(I, Ops[0]);
   }
@@ -223,6 +233,57 @@ void Specializer::evaluatePure(Instruction &I) {
     Result.knownZero = Known->Zero.getZExtValue();
     Result.knownOne = Known->One.getZExtValue();
   }
+}
+
+/// Addresses as integers. A pointer-width ptrtoint of a pointer into a known
+/// object keeps the pointer's abstract value, so that what C computes from
+/// addresses stays static: the distance between two pointers into one object
+/// (`(char *)F - (char *)frames`, a frame's offset that PCRE2 keeps in its
+/// frames), an address moved by a constant, and the pointer made from it again
+/// (inttoptr). Anything else done with the integer is residual, and the address
+/// escapes when it is materialized (materialize).
+std::optional<AbstractValue> Specializer::addressArithmetic(Instruction &I,
+                                                            ArrayRef<AbstractValue> Ops) {
+  unsigned PointerBits = layout.getPointerSizeInBits();
+  auto IsAddress = [&](unsigned Op) {
+    return Ops[Op].kind == AbstractValue::ObjectPointer &&
+           I.getOperand(Op)->getType()->isIntegerTy(PointerBits);
+  };
+  auto Offset = [&](unsigned Op) -> std::optional<int64_t> {
+    if (Ops[Op].kind != AbstractValue::Constant)
+      return std::nullopt;
+    auto *C = dyn_cast<ConstantInt>(Ops[Op].constant);
+    return C && C->getBitWidth() == PointerBits ? std::optional(C->getSExtValue()) : std::nullopt;
+  };
+  auto Moved = [&](const AbstractValue &A, int64_t By) {
+    return AbstractValue::pointer(A.object, A.offset + By);
+  };
+  switch (I.getOpcode()) {
+  case Instruction::PtrToInt:
+    if (Ops[0].kind == AbstractValue::ObjectPointer && I.getType()->isIntegerTy(PointerBits))
+      return AbstractValue::pointer(Ops[0].object, Ops[0].offset);
+    break;
+  case Instruction::IntToPtr:
+    if (IsAddress(0))
+      return AbstractValue::pointer(Ops[0].object, Ops[0].offset);
+    break;
+  case Instruction::Sub:
+    if (IsAddress(0) && IsAddress(1) && Ops[0].object == Ops[1].object)
+      return AbstractValue::of(ConstantInt::get(I.getType(), Ops[0].offset - Ops[1].offset, true));
+    if (IsAddress(0))
+      if (std::optional<int64_t> By = Offset(1))
+        return Moved(Ops[0], -*By);
+    break;
+  case Instruction::Add:
+    for (unsigned Op = 0; Op < 2; ++Op)
+      if (IsAddress(Op))
+        if (std::optional<int64_t> By = Offset(1 - Op))
+          return Moved(Ops[Op], *By);
+    break;
+  default:
+    break;
+  }
+  return std::nullopt;
 }
 
 /// The bits of an integer value that are known: all of a constant's, some of a

@@ -211,7 +211,7 @@ void Specializer::evaluateSwitch(SwitchInst &I) {
   }
   recordBindingTime(I, true);
   ++current->stats.instructionsResidual;
-  Value *Residual = materialize(Cond, nullptr, false);
+  Value *Residual = materialize(Cond, I.getCondition()->getType(), false);
   noteLoopTest(std::vector<BasicBlock *>(succ_begin(&I), succ_end(&I)), LoopTest::Dynamic);
   std::vector<std::pair<ConstantInt *, BasicBlock *>> Cases;
   SmallDenseMap<BasicBlock *, unsigned, 16> EdgesTo;

@@ -374,6 +374,7 @@ private:
   Instruction *emitResidual(Instruction &I, ArrayRef<AbstractValue> Operands,
                             bool OperandsEscape = true);
   void evaluatePure(Instruction &I);
+  std::optional<AbstractValue> addressArithmetic(Instruction &I, ArrayRef<AbstractValue> Ops);
   std::optional<KnownBits> knownBitsOfResult(Instruction &I, ArrayRef<AbstractValue> Ops);
   void evaluateCompare(CmpInst &I);
   void evaluateGEP(GetElementPtrInst &I);
