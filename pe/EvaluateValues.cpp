@@ -52,21 +52,19 @@ AbstractValue Specializer::valueOf(Value *V) {
 }
 
 Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) {
+  // An address in an integer (addressArithmetic; two of them met into one
+  // object) can become a pointer again in the residual code where the
+  // specializer does not see it: it escapes, whatever the use, as it did at the
+  // ptrtoint before addresses had integer values.
+  if (A.refersToObject() && (Escapes || (Ty && Ty->isIntegerTy())))
+    state.memory.escape(A.object);
   switch (A.kind) {
   case AbstractValue::Constant:
     return A.constant;
   case AbstractValue::Dynamic:
-    return A.residual;
   case AbstractValue::ObjectPointerDyn:
-    if (Escapes)
-      state.memory.escape(A.object);
     return A.residual;
   case AbstractValue::ObjectPointer: {
-    // An address turned into an integer in the residual code can become a
-    // pointer again where the specializer does not see it: it escapes, whatever
-    // the use (as it did at the ptrtoint before addresses had integer values).
-    if (Escapes || (Ty && Ty->isIntegerTy()))
-      state.memory.escape(A.object);
     const ObjectTable::Object &Obj = objects.get(A.object);
     Type *I8 = Type::getInt8Ty(ctx);
     Value *Ptr;

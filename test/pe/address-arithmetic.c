@@ -7,7 +7,8 @@
 // through it forgot every frame (the opcode dispatch of a backtracking
 // pattern stayed residual). An address that leaves as an integer escapes: the
 // external function below writes through it, and the specialized code reads
-// what it wrote.
+// what it wrote; so does one of two addresses chosen at run time, passed
+// through a function declared pure and made a pointer again.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %respec specialize %s -O1 --emit-llvm -o - -q | %FileCheck %s
@@ -32,17 +33,23 @@ static const unsigned char program[] = {3, 5, 7};
 int group_frame(int dynamic);
 int moved_address(int dynamic);
 int leaked_address(int dynamic);
+int chosen_address(int dynamic);
 void write_through(uintptr_t address, int value);
+uintptr_t same_address(uintptr_t address);
 
 #ifdef MAIN
 #include <stdio.h>
 void write_through(uintptr_t address, int value) { *(int *)address = value; }
+uintptr_t same_address(uintptr_t address) { return address; }
 int main(void) {
   for (int d = -3; d <= 3; d++)
-    printf("%d %d %d\n", group_frame(d), moved_address(d), leaked_address(d));
+    printf("%d %d %d %d\n", group_frame(d), moved_address(d), leaked_address(d),
+           chosen_address(d));
   return 0;
 }
 #else
+RESPEC_PURE(same_address);
+
 // The frame found again from its offset is the tracked frame: its program
 // counter folds, and a write through it forgets nothing else.
 // CHECK-LABEL: define {{.*}} @group_frame(
@@ -83,6 +90,26 @@ RESPEC_SPECIALIZE int moved_address(int dynamic) {
 RESPEC_SPECIALIZE int leaked_address(int dynamic) {
   int cells[2] = {1, 2};
   write_through((uintptr_t)&cells[1] - sizeof(int), dynamic);
+  return cells[0] * 3 + cells[1];
+}
+
+// Two addresses into one object meet at the join into one known only at run
+// time; written through, the cells are read again.
+// CHECK-LABEL: define {{.*}} @chosen_address(
+// CHECK: call {{.*}} @same_address(
+// CHECK: store i32 7
+// CHECK: load i32
+// CHECK: ret i32
+RESPEC_SPECIALIZE int chosen_address(int dynamic) {
+  int cells[2] = {1, 2};
+  uintptr_t address;
+  if (dynamic > 0) {
+    address = (uintptr_t)&cells[0];
+    write_through((uintptr_t)&dynamic, dynamic + 1);
+  } else {
+    address = (uintptr_t)&cells[1];
+  }
+  *(int *)same_address(address) = 7;
   return cells[0] * 3 + cells[1];
 }
 #endif
