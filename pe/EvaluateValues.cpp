@@ -73,8 +73,9 @@ Value *Specializer::materialize(const AbstractValue &A, Type *Ty, bool Escapes) 
                            I8, Address, ConstantInt::get(Type::getInt64Ty(ctx), A.offset))
                      : static_cast<Value *>(Address);
     else
-      Ptr = A.offset ? builder->CreateInBoundsGEP(I8, Obj.base, builder->getInt64(A.offset))
-                     : Obj.base;
+      Ptr = !A.offset       ? Obj.base
+            : inObject(A) ? builder->CreateInBoundsGEP(I8, Obj.base, builder->getInt64(A.offset))
+                          : builder->CreateGEP(I8, Obj.base, builder->getInt64(A.offset));
     if (Ty && Ty->isIntegerTy())
       Ptr = builder->CreatePtrToInt(Ptr, Ty);
     return Ptr;
@@ -257,12 +258,13 @@ std::optional<AbstractValue> Specializer::addressArithmetic(Instruction &I,
     return AbstractValue::pointer(A.object, A.offset + By);
   };
   switch (I.getOpcode()) {
-  case Instruction::PtrToInt:
-    if (Ops[0].kind == AbstractValue::ObjectPointer && I.getType()->isIntegerTy(PointerBits))
+  case Instruction::PtrToInt: // (objects are in the default address space)
+    if (Ops[0].kind == AbstractValue::ObjectPointer && I.getType()->isIntegerTy(PointerBits) &&
+        I.getOperand(0)->getType()->getPointerAddressSpace() == 0)
       return AbstractValue::pointer(Ops[0].object, Ops[0].offset);
     break;
   case Instruction::IntToPtr:
-    if (IsAddress(0))
+    if (IsAddress(0) && I.getType()->getPointerAddressSpace() == 0)
       return AbstractValue::pointer(Ops[0].object, Ops[0].offset);
     break;
   case Instruction::Sub:
@@ -345,6 +347,33 @@ std::optional<KnownBits> Specializer::knownBitsOfResult(Instruction &I,
   }
 }
 
+/// Whether a known address is in its object, from its start to one past its end.
+bool Specializer::inObject(const AbstractValue &A) const {
+  return A.kind == AbstractValue::ObjectPointer && A.offset >= 0 &&
+         uint64_t(A.offset) <= objects.get(A.object).size;
+}
+
+/// Whether two addresses in different objects may be equal: when one may be
+/// one past its object's end and the other at its object's start (C allows
+/// that equality), or either may be outside its object. A pointer into an
+/// object at a run-time offset (ObjectPointerDyn, from an inbounds
+/// getelementptr) is in it, anywhere from start to end; an integer met from
+/// two addresses may be anywhere.
+bool Specializer::addressesMayMeet(const AbstractValue &L, const AbstractValue &R,
+                                   bool Pointers) const {
+  auto InRange = [&](const AbstractValue &A) {
+    return A.kind == AbstractValue::ObjectPointer ? inObject(A) : Pointers;
+  };
+  auto AtStart = [&](const AbstractValue &A) {
+    return A.kind != AbstractValue::ObjectPointer || A.offset == 0;
+  };
+  auto AtEnd = [&](const AbstractValue &A) {
+    return A.kind != AbstractValue::ObjectPointer ||
+           uint64_t(A.offset) == objects.get(A.object).size;
+  };
+  return !InRange(L) || !InRange(R) || (AtEnd(L) && AtStart(R)) || (AtEnd(R) && AtStart(L));
+}
+
 void Specializer::evaluateCompare(CmpInst &I) {
   AbstractValue L = valueOf(I.getOperand(0)), R = valueOf(I.getOperand(1));
   auto Decide = [&](bool Result) {
@@ -362,9 +391,13 @@ void Specializer::evaluateCompare(CmpInst &I) {
     }
   }
   // Pointers into known objects compare statically: same object by offset,
-  // different objects or null never equal.
+  // different objects or null never equal; but only where the addresses are
+  // in their objects (from the start to one past the end), which an address
+  // moved as an integer (addressArithmetic) need not be, and one past the end
+  // of an object may be where another starts (addressesMayMeet).
   if (!I.isEquality() && L.kind == AbstractValue::ObjectPointer &&
-      R.kind == AbstractValue::ObjectPointer && L.object == R.object) {
+      R.kind == AbstractValue::ObjectPointer && L.object == R.object && inObject(L) &&
+      inObject(R)) {
     APInt A(64, L.offset, true), B(64, R.offset, true);
     return Decide(ICmpInst::compare(A, B, I.getPredicate()));
   }
@@ -373,9 +406,11 @@ void Specializer::evaluateCompare(CmpInst &I) {
                    stableMemoryMayBe(L.object, R.object);
   if (I.isEquality() && L.refersToObject() && R.refersToObject() && !MaybeSame) {
     bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
-    if (L.object != R.object)
+    bool Pointers = I.getOperand(0)->getType()->isPointerTy();
+    if (L.object != R.object && !addressesMayMeet(L, R, Pointers))
       return Decide(!Eq);
-    if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer)
+    if (L.object == R.object && L.kind == AbstractValue::ObjectPointer &&
+        R.kind == AbstractValue::ObjectPointer)
       return Decide((L.offset == R.offset) == Eq);
   }
   if (I.isEquality()) {
@@ -383,12 +418,9 @@ void Specializer::evaluateCompare(CmpInst &I) {
       return A.kind == AbstractValue::Constant && A.constant->isNullValue();
     };
     bool Eq = I.getPredicate() == CmpInst::ICMP_EQ;
-    if ((L.kind == AbstractValue::ObjectPointer && IsNull(R)) ||
-        (R.kind == AbstractValue::ObjectPointer && IsNull(L)))
+    if ((L.kind == AbstractValue::ObjectPointer && inObject(L) && IsNull(R)) ||
+        (R.kind == AbstractValue::ObjectPointer && inObject(R) && IsNull(L)))
       return Decide(!Eq);
-    if (L.kind == AbstractValue::ObjectPointer && R.kind == AbstractValue::ObjectPointer &&
-        !objects.get(L.object).isStack() && !objects.get(R.object).isStack() && !MaybeSame)
-      return Decide((L.object == R.object && L.offset == R.offset) == Eq);
   }
   if (auto KL = knownBitsOf(L, I.getOperand(0)->getType()),
       KR = knownBitsOf(R, I.getOperand(1)->getType());

@@ -374,6 +374,8 @@ private:
   Instruction *emitResidual(Instruction &I, ArrayRef<AbstractValue> Operands,
                             bool OperandsEscape = true);
   void evaluatePure(Instruction &I);
+  bool inObject(const AbstractValue &A) const;
+  bool addressesMayMeet(const AbstractValue &L, const AbstractValue &R, bool Pointers) const;
   std::optional<AbstractValue> addressArithmetic(Instruction &I, ArrayRef<AbstractValue> Ops);
   std::optional<KnownBits> knownBitsOfResult(Instruction &I, ArrayRef<AbstractValue> Ops);
   void evaluateCompare(CmpInst &I);

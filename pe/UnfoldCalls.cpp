@@ -195,8 +195,12 @@ Function *Specializer::recursiveVariant(Function &Callee, const std::vector<Abst
       if (Obj.isStack())
         continue;
       if (!Obj.global) { // host memory: its address is the base's integer
+        auto *Address = dyn_cast<ConstantExpr>(Obj.base);
+        if (!Address || Address->getOpcode() != Instruction::IntToPtr ||
+            !Callee.getArg(A)->getType()->isPointerTy())
+          continue; // stable memory (its base is a call), or an address as an integer
         B.kind = ArgumentBinding::HostMemory;
-        B.value = cast<ConstantInt>(cast<ConstantExpr>(Obj.base)->getOperand(0))->getZExtValue();
+        B.value = cast<ConstantInt>(Address->getOperand(0))->getZExtValue();
         B.size = Obj.size;
         B.offset = Arg.offset;
         AnyStatic = true;

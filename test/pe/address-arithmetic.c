@@ -8,7 +8,12 @@
 // pattern stayed residual). An address that leaves as an integer escapes: the
 // external function below writes through it, and the specialized code reads
 // what it wrote; so does one of two addresses chosen at run time, passed
-// through a function declared pure and made a pointer again.
+// through a function declared pure and made a pointer again. Addresses compare
+// statically only inside their objects: an address moved below its array by
+// integer arithmetic is not above the array's end, and the end of one array
+// may be the start of another (the stack's layout decides: not a differential
+// output). An address passed as an integer to a recursive function is an
+// integer argument, and one in another address space is left to run time.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %respec specialize %s -O1 --emit-llvm -o - -q | %FileCheck %s
@@ -34,6 +39,11 @@ int group_frame(int dynamic);
 int moved_address(int dynamic);
 int leaked_address(int dynamic);
 int chosen_address(int dynamic);
+int count_backwards(int dynamic);
+int adjacent(int dynamic);
+int sum_table(int n);
+int segment_index(int dynamic);
+const int *table(void);
 void write_through(uintptr_t address, int value);
 uintptr_t same_address(uintptr_t address);
 
@@ -41,14 +51,17 @@ uintptr_t same_address(uintptr_t address);
 #include <stdio.h>
 void write_through(uintptr_t address, int value) { *(int *)address = value; }
 uintptr_t same_address(uintptr_t address) { return address; }
+static const int contents[4] = {1, 2, 3, 4};
+const int *table(void) { return contents; }
 int main(void) {
   for (int d = -3; d <= 3; d++)
-    printf("%d %d %d %d\n", group_frame(d), moved_address(d), leaked_address(d),
-           chosen_address(d));
+    printf("%d %d %d %d %d %d\n", group_frame(d), moved_address(d), leaked_address(d),
+           chosen_address(d), count_backwards(d), sum_table(d));
   return 0;
 }
 #else
 RESPEC_PURE(same_address);
+RESPEC_STABLE(table, 4 * sizeof(int));
 
 // The frame found again from its offset is the tracked frame: its program
 // counter folds, and a write through it forgets nothing else.
@@ -111,5 +124,40 @@ RESPEC_SPECIALIZE int chosen_address(int dynamic) {
   }
   *(int *)same_address(address) = 7;
   return cells[0] * 3 + cells[1];
+}
+// CHECK-LABEL: define {{.*}} @count_backwards(
+// CHECK-NOT: ret i32 10
+// CHECK: ret i32
+RESPEC_SPECIALIZE int count_backwards(int dynamic) {
+  int cells[4] = {dynamic, 1, 2, 3};
+  int n = 0;
+  for (uintptr_t a = (uintptr_t)&cells[3]; a >= (uintptr_t)cells && n < 10; a -= sizeof(int))
+    n += *(int *)a > 0;
+  return n;
+}
+
+// CHECK-LABEL: define {{.*}} @adjacent(
+// CHECK: icmp eq
+// CHECK: icmp eq
+RESPEC_SPECIALIZE int adjacent(int dynamic) {
+  char a[16], b[16];
+  a[0] = b[0] = (char)dynamic;
+  uintptr_t end_a = (uintptr_t)a + sizeof a, end_b = (uintptr_t)b + sizeof b;
+  return (end_a == (uintptr_t)b) + 2 * (end_b == (uintptr_t)a) + a[0] - b[0];
+}
+
+static int sum_from(uintptr_t address, int n) {
+  return n <= 0 ? 0 : *(const int *)address + sum_from(address + sizeof(int), n - 1);
+}
+// CHECK-LABEL: define {{.*}} @sum_table(
+RESPEC_SPECIALIZE int sum_table(int n) {
+  return sum_from((uintptr_t)table(), n < 4 ? n : 4);
+}
+
+// CHECK-LABEL: define {{.*}} @segment_index(
+// CHECK: addrspace(256)
+RESPEC_SPECIALIZE int segment_index(int dynamic) {
+  int cells[2] = {dynamic, 7};
+  return ((int __seg_gs *)(uintptr_t)cells)[dynamic & 1];
 }
 #endif
