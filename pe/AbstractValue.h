@@ -53,6 +53,15 @@ struct SlotId {
 struct Origin {
   const llvm::BasicBlock *header = nullptr;
   SlotId slot;
+  /// The header's entry whose value this is (Specializer::loopEntries, plus
+  /// one), and whether the slot is a memory cell: a read of the cell is then
+  /// a read of the loop's state (Specializer::noteStateRead).
+  uint32_t entry = 0;
+  bool cell = false;
+  /// The origin the value had at the entry of an enclosing loop, when an
+  /// inner loop's header stamped it again (Specializer::outerOrigins, plus
+  /// one): reading it reads the outer loop's state too.
+  uint32_t outer = 0;
   explicit operator bool() const { return header != nullptr; }
 };
 

@@ -139,6 +139,7 @@ void Specializer::evaluateLoad(LoadInst &I) {
   if (Tracked && !I.isVolatile() && I.isUnordered())
     if (auto V = loadFromCell(*Tracked, Start, Off, I.getType())) {
       noteFactUse(*Tracked, I);
+      noteStateRead(Tracked->value.origin);
       return Evaluated(*V);
     }
   // A pointer in the loaded bytes that is not forwarded as the pointer its cell

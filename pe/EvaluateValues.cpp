@@ -36,7 +36,7 @@ AbstractValue Specializer::fromConstant(Constant *C) {
   return AbstractValue::of(C);
 }
 
-AbstractValue Specializer::valueOf(Value *V) {
+AbstractValue Specializer::valueOf(Value *V, bool Use) {
   if (auto *C = dyn_cast<Constant>(V))
     return fromConstant(C);
   if (isa<InlineAsm>(V) || isa<MetadataAsValue>(V))
@@ -48,6 +48,9 @@ AbstractValue Specializer::valueOf(Value *V) {
     raw_string_ostream(Name) << *V;
     throw SpecError("", "internal error: no abstract value for " + Name);
   }
+  const Origin &From = It->second.origin;
+  if (Use && From && !From.cell)
+    noteStateRead(From);
   return It->second;
 }
 

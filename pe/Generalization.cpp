@@ -17,6 +17,12 @@
 // some slots cycle through few values and others never repeat (an interpreter's
 // state beside a step counter) takes the few-valued slots as its program
 // counters (noteSlotValues, fewValuedSlots): keyed on its state, counters widened.
+// One whose slots each take few values but too many together (a backtracking
+// matcher's frames vector, where the frames above the current one keep stale
+// values) is KeyedOnLiveState: keyed on the loop-carried values its iterations
+// were seen to use and the cells they were seen to read before writing them
+// (noteStateRead; a cell relative to the nearest loop-carried pointer into its
+// object, so "the frame below F" at any depth), counters widened, the rest met.
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
@@ -61,7 +67,7 @@ BasicBlock *Specializer::branchTo(BasicBlock *Succ, bool LastEdge) {
   // Phis of the successor read the values flowing along this edge, all at once.
   std::vector<std::pair<Value *, AbstractValue>> PhiValues;
   for (PHINode &Phi : Succ->phis())
-    PhiValues.emplace_back(&Phi, valueOf(Phi.getIncomingValueForBlock(current->original)));
+    PhiValues.emplace_back(&Phi, valueOf(Phi.getIncomingValueForBlock(current->original), false));
   // The block's last edge takes its final state; earlier edges copy it.
   State Out = LastEdge ? std::move(state) : state;
   ValueEnv Kept;
@@ -345,10 +351,13 @@ unsigned Specializer::contextForSuccessor(BasicBlock *Succ, const State &Out) {
   // Only a loop without program counters may need its few-valued slots as keys.
   if (Mode == LoopMode::Unrolled && !programCounterSlots.count(Succ))
     noteSlotValues(Succ, Out);
-  std::string Key = Mode == LoopMode::Unrolled ? iterationKey(Out)
-                                               : slotsKey(programCounterSlots[Succ], Out);
+  std::string Key = Mode == LoopMode::Unrolled           ? iterationKey(Out)
+                    : Mode == LoopMode::KeyedOnLiveState ? liveStateKey(Succ, Out)
+                                                         : slotsKey(programCounterSlots[Succ], Out);
   auto [It, New] = iterationIds.try_emplace({Parent, Succ, Key}, 0);
-  if (New && DynamicTest &&
+  // (A loop keyed on its live state has its counters widened, so its own
+  // test on them is dynamic; its keys are bounded by the state it reads.)
+  if (New && DynamicTest && Mode != LoopMode::KeyedOnLiveState &&
       generalize(Site, "loop under dynamic control (its test depends on run-time data "
                        "while its static state keeps changing)",
                  false)) {
@@ -395,7 +404,10 @@ unsigned Specializer::residualLoopContext(ContextPath &Path, BasicBlock *Header)
 
 /// The static part of a state: equal keys at a loop header mean the same
 /// iteration, so the residual code loops back instead of unrolling further.
-std::string Specializer::iterationKey(const State &S) {
+/// Keep, when given, says which loop-carried slots of the top frame and which
+/// memory cells are part of the key (liveStateKey); the others meet.
+std::string Specializer::iterationKey(const State &S,
+                                      const std::function<bool(const SlotId &)> &Keep) {
   std::string Key;
   raw_string_ostream OS(Key);
   auto Write = [&](const AbstractValue &A) {
@@ -423,14 +435,18 @@ std::string Specializer::iterationKey(const State &S) {
   for (const FrameState &F : S.frames) {
     OS << '[';
     for (auto &[V, A] : F.env) {
+      if (Keep && &F == &S.frames.back() && !Keep({V, 0}))
+        continue;
       OS << static_cast<const void *>(V) << '=';
       Write(A);
       OS << ';';
     }
   }
-  auto WriteObject = [&](const ObjectState &O) {
+  auto WriteObject = [&](const ObjectState &O, const void *Base) {
     OS << (O.escaped ? 'e' : 'p');
     for (auto &[Off, C] : O.cells) {
+      if (Keep && Base && !Keep({Base, Off}))
+        continue;
       OS << Off << ':' << C.size << (C.pinned ? '!' : '=');
       Write(C.value);
       OS << ',';
@@ -438,7 +454,7 @@ std::string Specializer::iterationKey(const State &S) {
   };
   for (auto &[Id, O] : S.memory.objects) {
     OS << '#' << Id;
-    WriteObject(O);
+    WriteObject(O, reinterpret_cast<const void *>(uintptr_t(Id) + 1));
   }
   // Memory behind a pointer that is not a stable root (one the loop loaded:
   // an interpreter's register file) is data, not the loop's state: it does not
@@ -446,7 +462,7 @@ std::string Specializer::iterationKey(const State &S) {
   for (auto &[Root, O] : S.memory.dynamicBases)
     if (isStableRoot(Root)) {
       OS << '@' << static_cast<const void *>(Root);
-      WriteObject(O);
+      WriteObject(O, nullptr);
     }
   return OS.str();
 }
@@ -532,6 +548,98 @@ std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
     Cycles |= History.returns;
   }
   return Runaway && Cycles ? Few : std::set<SlotId>{};
+}
+
+/// Called for a load that reads a tracked cell: if the value is still the one
+/// the cell had at a loop header's entry, the loop's iterations read that cell
+/// of their state. Recorded relative to each loop-carried pointer into its
+/// object (a cell of the frame below the current one is read, at whatever depth
+/// the current frame is), or as the cell itself where no pointer points.
+void Specializer::noteStateRead(const Origin &From) {
+  if (!From || !From.entry)
+    return;
+  if (From.outer)
+    noteStateRead(outerOrigins[From.outer - 1]);
+  if (!From.cell) {
+    stateReads[From.header].cells.insert(From.slot);
+    return;
+  }
+  StateReads &Reads = stateReads[From.header];
+  ObjectId Object = ObjectId(reinterpret_cast<uintptr_t>(From.slot.base) - 1);
+  const EntryPointer *Nearest = nullptr;
+  for (const EntryPointer &P : loopEntries[From.entry - 1])
+    if (P.object == Object &&
+        (!Nearest || std::abs(From.slot.offset - P.offset) < std::abs(From.slot.offset - Nearest->offset)))
+      Nearest = &P;
+  if (Nearest)
+    Reads.relative.insert({Nearest->slot, From.slot.offset - Nearest->offset});
+  else
+    Reads.cells.insert(From.slot);
+}
+
+/// The link from a cell's origin stamped at Header's entry to the one it had:
+/// the same cell at an enclosing loop's entry (an inner loop's iterations
+/// stamp it again and again: they keep the link they had).
+uint32_t Specializer::outerOrigin(const Origin &Previous, const BasicBlock *Header) {
+  if (!Previous || !Previous.entry)
+    return 0;
+  if (Previous.header == Header)
+    return Previous.outer;
+  outerOrigins.push_back(Previous);
+  return outerOrigins.size();
+}
+
+/// The key of a loop keyed on its live state: its loop-carried values and
+/// the cells its iterations were seen to read (noteStateRead), less the slots
+/// that never came back to a value (counters). Cells nothing reads before
+/// writing them again (the frames above a stack's top) do not tell
+/// iterations apart: they meet.
+std::string Specializer::liveStateKey(const BasicBlock *Header, const State &S) {
+  static const StateReads None;
+  auto Found = stateReads.find(Header);
+  const StateReads &Reads = Found == stateReads.end() ? None : Found->second;
+  const std::set<SlotId> &Counters = counterSlots.at(Header);
+  std::map<ObjectId, std::vector<std::pair<SlotId, int64_t>>> PointersInto;
+  for (auto &[V, A] : S.frames.back().env)
+    if (A.kind == AbstractValue::ObjectPointer)
+      PointersInto[A.object].push_back({{V, 0}, A.offset});
+  return iterationKey(S, [&](const SlotId &Slot) {
+    if (Counters.count(Slot))
+      return false;
+    if (S.frames.back().env.count(static_cast<Value *>(const_cast<void *>(Slot.base))))
+      return Reads.cells.count(Slot) > 0;
+    auto Pointers = PointersInto.find(ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1));
+    if (Pointers == PointersInto.end())
+      return Reads.cells.count(Slot) > 0;
+    const std::pair<SlotId, int64_t> *Nearest = nullptr;
+    for (const auto &P : Pointers->second)
+      if (!Nearest || std::abs(Slot.offset - P.second) < std::abs(Slot.offset - Nearest->second))
+        Nearest = &P;
+    return Reads.relative.count({Nearest->first, Slot.offset - Nearest->second}) > 0;
+  });
+}
+
+/// The slots of Header's loop that took more than FewSlotValues values while
+/// unrolling.
+std::set<SlotId> Specializer::manyValuedSlots(const BasicBlock *Header) const {
+  std::set<SlotId> Many;
+  if (auto It = slotValuesSeen.find(Header); It != slotValuesSeen.end())
+    for (auto &[Slot, History] : It->second)
+      if (History.values.size() > FewSlotValues)
+        Many.insert(Slot);
+  return Many;
+}
+
+/// The slots of Header's loop that took more than a few values while
+/// unrolling without ever coming back to one: counters (PCRE2's
+/// match_call_count, reset for each start position, takes about a dozen).
+std::set<SlotId> Specializer::movingSlots(const BasicBlock *Header) const {
+  std::set<SlotId> Moving;
+  if (auto It = slotValuesSeen.find(Header); It != slotValuesSeen.end())
+    for (auto &[Slot, History] : It->second)
+      if (!History.returns && History.values.size() > 4)
+        Moving.insert(Slot);
+  return Moving;
 }
 
 /// The state an iteration of the loop at Header began in: its header's entry
@@ -756,16 +864,27 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
       HasProgramCounter = KeyedOnFewValues = true;
     }
   }
-  if (Mode == LoopMode::Unrolled && HasProgramCounter)
+  if (Mode == LoopMode::Unrolled && HasProgramCounter) {
     Mode = LoopMode::KeyedOnProgramData;
-  else
+  } else if (Mode == LoopMode::Unrolled && BudgetHit && stateReads.count(Site.header) &&
+             manyValuedSlots(Site.header).empty()) {
+    // Few values each, but too many together: dead memory (the stale frames
+    // above a stack's top) tells apart states that are the same. Key the
+    // loop on what its iterations read, less the counters.
+    counterSlots[Site.header] = movingSlots(Site.header);
+    Mode = LoopMode::KeyedOnLiveState;
+  } else {
     Mode = BudgetHit || !peelResidualLoops || Mode == LoopMode::Residual
                ? LoopMode::ResidualUnpeeled
                : LoopMode::Residual;
+  }
   const Loop *L = info.get(Site.header->getParent()).loopWithHeader(Site.header);
   generalizations.push_back(
       {L->getStartLoc(),
-       Why + (Mode != LoopMode::KeyedOnProgramData
+       Why + (Mode == LoopMode::KeyedOnLiveState
+                  ? ": loop keyed on the state its iterations read (memory they write before "
+                    "reading it again, such as popped frames, and counters widened)"
+              : Mode != LoopMode::KeyedOnProgramData
                   ? ": loop kept residual"
               : KeyedOnFewValues
                   ? ": loop keyed on the loop-carried values that took few values (its state), "

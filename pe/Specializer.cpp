@@ -148,6 +148,8 @@ void Specializer::reset() {
   restartPending = false;
   generalizedInAttempt.clear();
   slotValuesSeen.clear();
+  loopEntries.clear();
+  outerOrigins.clear();
   programControlSeen.clear(); // keyed on context ids, which each attempt renumbers
   programDataWalks.clear();
   workByFunction.clear();
@@ -318,16 +320,25 @@ void Specializer::process(SpecBlock &SB) {
   adoptCarriedRoots(EntryPhis);
 
   // At the header of an unrolled loop, static loop-carried values record where
-  // they came from, so that a comparison with dynamic data can be traced back.
+  // they came from, so that a comparison with dynamic data can be traced back,
+  // and the loop-carried pointers of this entry, so that a read of a cell
+  // tells where the cell is relative to them (noteStateRead).
   const ContextPath &Path = contexts[SB.context];
   if (!Path.empty() && Path.back().kind == ContextElement::Loop &&
       Path.back().site == SB.original) {
+    std::vector<EntryPointer> Pointers;
+    for (auto &[Original, Value] : state.top().env)
+      if (Value.kind == AbstractValue::ObjectPointer)
+        Pointers.push_back({{Original, 0}, Value.object, Value.offset});
+    loopEntries.push_back(std::move(Pointers));
+    uint32_t Entry = loopEntries.size();
     for (auto &[Original, Value] : state.top().env)
       if (Value.isStatic())
-        Value.origin = {SB.original, {Original, 0}};
+        Value.origin = {SB.original, {Original, 0}, Entry, false, outerOrigin(Value.origin, SB.original)};
     for (auto &[Id, Obj] : state.memory.objects)
       for (auto &[Off, C] : Obj.cells)
-        C.value.origin = {SB.original, {reinterpret_cast<const void *>(uintptr_t(Id) + 1), Off}};
+        C.value.origin = {SB.original, {reinterpret_cast<const void *>(uintptr_t(Id) + 1), Off},
+                          Entry, true, outerOrigin(C.value.origin, SB.original)};
   }
 
   for (Instruction &I : *SB.original) {

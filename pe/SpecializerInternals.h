@@ -32,6 +32,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/KnownBits.h"
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -114,6 +115,8 @@ struct LoopSite {
 enum class LoopMode : uint8_t {
   Unrolled,          ///< one iteration context per static state
   KeyedOnProgramData, ///< one per program-counter value; the rest widens
+  KeyedOnLiveState,  ///< one per value of the slots its iterations read; the
+                     ///< rest (dead memory: popped frames) widens
   Residual,          ///< the first iteration in its entry state (peeled), then
                      ///< one context where every changing value widens
   ResidualUnpeeled,  ///< one context from the entry on: a budget ran out
@@ -232,6 +235,16 @@ private:
   std::map<const BasicBlock *, std::set<SlotId>> taintedSlots;
   /// Program counters: slots through which the loop read static memory.
   std::map<const BasicBlock *, std::set<SlotId>> programCounterSlots;
+  /// The loop's state that its iterations read (noteStateRead): cells of
+  /// objects that no loop-carried pointer points into, and cells at an offset
+  /// from a loop-carried pointer (a frame relative to the current one).
+  struct StateReads {
+    std::set<SlotId> cells;
+    std::set<std::pair<SlotId, int64_t>> relative;
+  };
+  std::map<const BasicBlock *, StateReads> stateReads;
+  /// Loops keyed on their live state: the slots left out as counters.
+  std::map<const BasicBlock *, std::set<SlotId>> counterSlots;
   /// Slots compared with dynamic data where the branch stays in the loop: the
   /// interpreted program's own control (a VM's `jlt i, bound`).
   std::map<const BasicBlock *, std::set<SlotId>> programControlSlots;
@@ -290,6 +303,17 @@ private:
     bool returns = false; ///< came back to a value it had left
   };
   std::map<const BasicBlock *, std::map<SlotId, SlotHistory>> slotValuesSeen;
+  /// Loop-carried pointers at a header's entry (Origin::entry): slot, object,
+  /// offset.
+  struct EntryPointer {
+    SlotId slot;
+    ObjectId object;
+    int64_t offset;
+  };
+  std::vector<std::vector<EntryPointer>> loopEntries;
+  /// Origins of cells at enclosing loops' entries (Origin::outer).
+  std::vector<Origin> outerOrigins;
+  uint32_t outerOrigin(const Origin &Previous, const BasicBlock *Header);
   /// Pointers named by respec_assume() chains (a->b in a->b->c == K): the
   /// generic load that reads each names the memory behind it.
   std::set<const Value *> symbolicRoots;
@@ -330,7 +354,8 @@ private:
   void refineOnEdge(Value *V, ConstantInt *C);
   void refineLoadedMemory(LoadInst &Load, ConstantInt *C);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
-  std::string iterationKey(const State &S);
+  std::string iterationKey(const State &S,
+                           const std::function<bool(const SlotId &)> &Keep = nullptr);
   /// The values of Slots (at Header, in S) as a key.
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
@@ -341,6 +366,10 @@ private:
   enum class LoopTest { Dynamic, ProgramData, OtherStatic };
   void noteLoopTest(ArrayRef<BasicBlock *> Successors, LoopTest Kind);
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
+  void noteStateRead(const Origin &From);
+  std::string liveStateKey(const BasicBlock *Header, const State &S);
+  std::set<SlotId> manyValuedSlots(const BasicBlock *Header) const;
+  std::set<SlotId> movingSlots(const BasicBlock *Header) const;
   void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;
   std::string programCounterKey(const State &Entry, const State &Arriving);
@@ -362,7 +391,7 @@ private:
                                   std::set<ObjectId> &Escaped);
 
   // Values.
-  AbstractValue valueOf(Value *V);
+  AbstractValue valueOf(Value *V, bool Use = true);
   AbstractValue fromConstant(Constant *C);
   Value *materialize(const AbstractValue &A, Type *Ty, bool Escapes);
   void setValue(Instruction &I, AbstractValue A) { state.top().env[&I] = A; }
