@@ -44,6 +44,12 @@ using ObjectId = uint32_t;
 struct SlotId {
   const void *base = nullptr; ///< llvm::Value* for SSA slots, else object tag
   int64_t offset = 0;         ///< byte offset for memory slots
+  /// The memory cell at Offset of Object (its tag is the id plus one).
+  static SlotId cell(ObjectId Object, int64_t Offset) {
+    return {reinterpret_cast<const void *>(uintptr_t(Object) + 1), Offset};
+  }
+  /// The object of a memory cell's slot.
+  ObjectId object() const { return ObjectId(reinterpret_cast<uintptr_t>(base) - 1); }
   bool operator==(const SlotId &O) const { return base == O.base && offset == O.offset; }
   bool operator<(const SlotId &O) const {
     return base != O.base ? base < O.base : offset < O.offset;

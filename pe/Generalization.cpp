@@ -406,8 +406,7 @@ unsigned Specializer::residualLoopContext(ContextPath &Path, BasicBlock *Header)
 /// iteration, so the residual code loops back instead of unrolling further.
 /// Keep, when given, says which loop-carried slots of the top frame and which
 /// memory cells are part of the key (liveStateKey); the others meet.
-std::string Specializer::iterationKey(const State &S,
-                                      const std::function<bool(const SlotId &)> &Keep) {
+std::string Specializer::iterationKey(const State &S, const SlotFilter &Keep) {
   std::string Key;
   raw_string_ostream OS(Key);
   auto Write = [&](const AbstractValue &A) {
@@ -435,17 +434,17 @@ std::string Specializer::iterationKey(const State &S,
   for (const FrameState &F : S.frames) {
     OS << '[';
     for (auto &[V, A] : F.env) {
-      if (Keep && &F == &S.frames.back() && !Keep({V, 0}))
+      if (Keep && &F == &S.frames.back() && !Keep({V, 0}, false))
         continue;
       OS << static_cast<const void *>(V) << '=';
       Write(A);
       OS << ';';
     }
   }
-  auto WriteObject = [&](const ObjectState &O, const void *Base) {
+  auto WriteObject = [&](const ObjectState &O, std::optional<ObjectId> Id) {
     OS << (O.escaped ? 'e' : 'p');
     for (auto &[Off, C] : O.cells) {
-      if (Keep && Base && !Keep({Base, Off}))
+      if (Keep && Id && !Keep(SlotId::cell(*Id, Off), true))
         continue;
       OS << Off << ':' << C.size << (C.pinned ? '!' : '=');
       Write(C.value);
@@ -454,7 +453,7 @@ std::string Specializer::iterationKey(const State &S,
   };
   for (auto &[Id, O] : S.memory.objects) {
     OS << '#' << Id;
-    WriteObject(O, reinterpret_cast<const void *>(uintptr_t(Id) + 1));
+    WriteObject(O, Id);
   }
   // Memory behind a pointer that is not a stable root (one the loop loaded:
   // an interpreter's register file) is data, not the loop's state: it does not
@@ -462,7 +461,7 @@ std::string Specializer::iterationKey(const State &S,
   for (auto &[Root, O] : S.memory.dynamicBases)
     if (isStableRoot(Root)) {
       OS << '@' << static_cast<const void *>(Root);
-      WriteObject(O, nullptr);
+      WriteObject(O, std::nullopt);
     }
   return OS.str();
 }
@@ -473,7 +472,7 @@ static const AbstractValue *slotValue(const State &S, const SlotId &Slot) {
   auto Var = S.frames.back().env.find(static_cast<Value *>(const_cast<void *>(Slot.base)));
   if (Var != S.frames.back().env.end())
     return &Var->second;
-  auto Obj = S.memory.objects.find(ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1));
+  auto Obj = S.memory.objects.find(Slot.object());
   if (Obj == S.memory.objects.end())
     return nullptr;
   auto C = Obj->second.cells.find(Slot.offset);
@@ -523,7 +522,7 @@ void Specializer::noteSlotValues(const BasicBlock *Header, const State &S) {
     Note({V, 0}, A);
   for (auto &[Id, Obj] : S.memory.objects)
     for (auto &[Off, C] : Obj.cells)
-      Note({reinterpret_cast<const void *>(uintptr_t(Id) + 1), Off}, C.value);
+      Note(SlotId::cell(Id, Off), C.value);
 }
 
 /// The slots of Header's loop that took few values while another took many,
@@ -550,27 +549,47 @@ std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
   return Runaway && Cycles ? Few : std::set<SlotId>{};
 }
 
-/// Called for a load that reads a tracked cell: if the value is still the one
-/// the cell had at a loop header's entry, the loop's iterations read that cell
-/// of their state. Recorded relative to each loop-carried pointer into its
-/// object (a cell of the frame below the current one is read, at whatever depth
-/// the current frame is), or as the cell itself where no pointer points.
+/// The pointers into known objects among S's loop-carried values.
+std::vector<Specializer::EntryPointer> Specializer::loopCarriedPointers(const State &S) {
+  std::vector<EntryPointer> Pointers;
+  for (auto &[V, A] : S.frames.back().env)
+    if (A.kind == AbstractValue::ObjectPointer)
+      Pointers.push_back({{V, 0}, A.object, A.offset});
+  return Pointers;
+}
+
+/// Of Pointers, the one into Cell's object nearest to it (null: none points
+/// into it). A cell of a stack of frames is named relative to it: "the frame
+/// below the current one".
+const Specializer::EntryPointer *Specializer::nearestPointer(ArrayRef<EntryPointer> Pointers,
+                                                             const SlotId &Cell) {
+  const EntryPointer *Nearest = nullptr;
+  for (const EntryPointer &P : Pointers)
+    if (P.object == Cell.object() &&
+        (!Nearest || std::abs(Cell.offset - P.offset) < std::abs(Cell.offset - Nearest->offset)))
+      Nearest = &P;
+  return Nearest;
+}
+
+/// Called for a use of a value that a loop header stamped (valueOf), and for a
+/// load of a tracked cell still holding the value it had at the header's
+/// entry (evaluateLoad): the loop's iterations read that part of their state,
+/// and so do those of the enclosing loops whose entries it came from
+/// (Origin::outer). A cell is recorded relative to the nearest loop-carried
+/// pointer into its object (a cell of the frame below the current one, at
+/// whatever depth the current frame is), or as itself where none points.
 void Specializer::noteStateRead(const Origin &From) {
   if (!From || !From.entry)
     return;
   if (From.outer)
     noteStateRead(outerOrigins[From.outer - 1]);
-  if (!From.cell) {
-    stateReads[From.header].cells.insert(From.slot);
+  if (!From.cell) { // (every use of a value comes here: seen ones cost a hash lookup)
+    if (valueReads.insert({From.header, From.slot.base}).second)
+      stateReads[From.header].cells.insert(From.slot);
     return;
   }
   StateReads &Reads = stateReads[From.header];
-  ObjectId Object = ObjectId(reinterpret_cast<uintptr_t>(From.slot.base) - 1);
-  const EntryPointer *Nearest = nullptr;
-  for (const EntryPointer &P : loopEntries[From.entry - 1])
-    if (P.object == Object &&
-        (!Nearest || std::abs(From.slot.offset - P.offset) < std::abs(From.slot.offset - Nearest->offset)))
-      Nearest = &P;
+  const EntryPointer *Nearest = nearestPointer(loopEntries[From.entry - 1], From.slot);
   if (Nearest)
     Reads.relative.insert({Nearest->slot, From.slot.offset - Nearest->offset});
   else
@@ -599,23 +618,13 @@ std::string Specializer::liveStateKey(const BasicBlock *Header, const State &S) 
   auto Found = stateReads.find(Header);
   const StateReads &Reads = Found == stateReads.end() ? None : Found->second;
   const std::set<SlotId> &Counters = counterSlots.at(Header);
-  std::map<ObjectId, std::vector<std::pair<SlotId, int64_t>>> PointersInto;
-  for (auto &[V, A] : S.frames.back().env)
-    if (A.kind == AbstractValue::ObjectPointer)
-      PointersInto[A.object].push_back({{V, 0}, A.offset});
-  return iterationKey(S, [&](const SlotId &Slot) {
+  std::vector<EntryPointer> Pointers = loopCarriedPointers(S);
+  return iterationKey(S, [&](const SlotId &Slot, bool Cell) {
     if (Counters.count(Slot))
       return false;
-    if (S.frames.back().env.count(static_cast<Value *>(const_cast<void *>(Slot.base))))
-      return Reads.cells.count(Slot) > 0;
-    auto Pointers = PointersInto.find(ObjectId(reinterpret_cast<uintptr_t>(Slot.base) - 1));
-    if (Pointers == PointersInto.end())
-      return Reads.cells.count(Slot) > 0;
-    const std::pair<SlotId, int64_t> *Nearest = nullptr;
-    for (const auto &P : Pointers->second)
-      if (!Nearest || std::abs(Slot.offset - P.second) < std::abs(Slot.offset - Nearest->second))
-        Nearest = &P;
-    return Reads.relative.count({Nearest->first, Slot.offset - Nearest->second}) > 0;
+    const EntryPointer *Nearest = Cell ? nearestPointer(Pointers, Slot) : nullptr;
+    return Nearest ? Reads.relative.count({Nearest->slot, Slot.offset - Nearest->offset}) > 0
+                   : Reads.cells.count(Slot) > 0;
   });
 }
 

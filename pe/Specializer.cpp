@@ -326,19 +326,15 @@ void Specializer::process(SpecBlock &SB) {
   const ContextPath &Path = contexts[SB.context];
   if (!Path.empty() && Path.back().kind == ContextElement::Loop &&
       Path.back().site == SB.original) {
-    std::vector<EntryPointer> Pointers;
-    for (auto &[Original, Value] : state.top().env)
-      if (Value.kind == AbstractValue::ObjectPointer)
-        Pointers.push_back({{Original, 0}, Value.object, Value.offset});
-    loopEntries.push_back(std::move(Pointers));
+    loopEntries.push_back(loopCarriedPointers(state));
     uint32_t Entry = loopEntries.size();
     for (auto &[Original, Value] : state.top().env)
       if (Value.isStatic())
         Value.origin = {SB.original, {Original, 0}, Entry, false, outerOrigin(Value.origin, SB.original)};
     for (auto &[Id, Obj] : state.memory.objects)
       for (auto &[Off, C] : Obj.cells)
-        C.value.origin = {SB.original, {reinterpret_cast<const void *>(uintptr_t(Id) + 1), Off},
-                          Entry, true, outerOrigin(C.value.origin, SB.original)};
+        C.value.origin = {SB.original, SlotId::cell(Id, Off), Entry, true,
+                          outerOrigin(C.value.origin, SB.original)};
   }
 
   for (Instruction &I : *SB.original) {

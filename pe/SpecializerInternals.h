@@ -243,6 +243,8 @@ private:
     std::set<std::pair<SlotId, int64_t>> relative;
   };
   std::map<const BasicBlock *, StateReads> stateReads;
+  /// The values among stateReads' cells, for a quick test (noteStateRead).
+  DenseSet<std::pair<const BasicBlock *, const void *>> valueReads;
   /// Loops keyed on their live state: the slots left out as counters.
   std::map<const BasicBlock *, std::set<SlotId>> counterSlots;
   /// Slots compared with dynamic data where the branch stays in the loop: the
@@ -311,6 +313,8 @@ private:
     int64_t offset;
   };
   std::vector<std::vector<EntryPointer>> loopEntries;
+  static std::vector<EntryPointer> loopCarriedPointers(const State &S);
+  static const EntryPointer *nearestPointer(ArrayRef<EntryPointer> Pointers, const SlotId &Cell);
   /// Origins of cells at enclosing loops' entries (Origin::outer).
   std::vector<Origin> outerOrigins;
   uint32_t outerOrigin(const Origin &Previous, const BasicBlock *Header);
@@ -354,8 +358,9 @@ private:
   void refineOnEdge(Value *V, ConstantInt *C);
   void refineLoadedMemory(LoadInst &Load, ConstantInt *C);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
-  std::string iterationKey(const State &S,
-                           const std::function<bool(const SlotId &)> &Keep = nullptr);
+  /// Which slots a key is made of: (slot, whether it is a memory cell).
+  using SlotFilter = std::function<bool(const SlotId &, bool)>;
+  std::string iterationKey(const State &S, const SlotFilter &Keep = nullptr);
   /// The values of Slots (at Header, in S) as a key.
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
   bool checkTaintedSlots(const LoopSite &Site, unsigned IterationContext, const State &Out);
