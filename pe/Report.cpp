@@ -93,6 +93,7 @@ std::vector<std::pair<std::string, std::string>> statRows(const ReportEntry &E) 
       {"loop iterations unrolled", N(S.loopIterationsUnrolled)},
       {"loops kept residual", N(S.loopsKeptResidual)},
       {"loops keyed on their program counter", N(S.loopsKeyedOnProgramData)},
+      {"loops keyed on the state their iterations read", N(S.loopsKeyedOnLiveState)},
       {"functions specialized for a recursive call", N(S.recursiveVariants)},
       {"residual calls whose writes were found at the call site", N(S.callEffectsAnalyzed)},
       {"residual branch edges on which a dynamic value is known", N(S.edgesRefined)},

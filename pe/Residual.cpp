@@ -116,9 +116,9 @@ SpecializationResult Specializer::collectResult() {
   for (auto &[Key, Count] : iterationCounts)
     R.stats.loopIterationsUnrolled += Count;
   for (auto &[Site, Mode] : loopModes)
-    ++(Mode == LoopMode::KeyedOnProgramData || Mode == LoopMode::KeyedOnLiveState
-           ? R.stats.loopsKeyedOnProgramData
-           : R.stats.loopsKeptResidual);
+    ++(Mode == LoopMode::KeyedOnProgramData ? R.stats.loopsKeyedOnProgramData
+       : Mode == LoopMode::KeyedOnLiveState ? R.stats.loopsKeyedOnLiveState
+                                            : R.stats.loopsKeptResidual);
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
   R.stats.work = totalWork + attemptWork;

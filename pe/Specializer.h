@@ -92,6 +92,7 @@ struct SpecializeStats {
   unsigned loopIterationsUnrolled = 0;
   unsigned loopsKeptResidual = 0;      ///< loops under dynamic control
   unsigned loopsKeyedOnProgramData = 0; ///< loops with one block per program point
+  unsigned loopsKeyedOnLiveState = 0;   ///< loops with one block per state their iterations read
   unsigned budgetHits = 0;
   unsigned blocksSpecialized = 0;
   unsigned restarts = 0;
@@ -111,6 +112,7 @@ struct SpecializeStats {
     loopIterationsUnrolled += O.loopIterationsUnrolled;
     loopsKeptResidual += O.loopsKeptResidual;
     loopsKeyedOnProgramData += O.loopsKeyedOnProgramData;
+    loopsKeyedOnLiveState += O.loopsKeyedOnLiveState;
     budgetHits += O.budgetHits;
     blocksSpecialized += O.blocksSpecialized;
     restarts += O.restarts;
