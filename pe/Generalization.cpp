@@ -23,6 +23,7 @@
 // were seen to use and the cells they were seen to read before writing them
 // (noteStateRead; a cell relative to the nearest loop-carried pointer into its
 // object, so "the frame below F" at any depth), counters widened, the rest met.
+// A budget that runs out again under such a loop keeps it residual (budgetSite).
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
@@ -935,6 +936,24 @@ void Specializer::chargeStateCopy(const SpecBlock &SB) {
     budgetExhausted("work budget (--max-work=" + std::to_string(options.maxWork) + ")");
 }
 
+/// The loop site a budget hit generalizes, given the loop that unrolled most
+/// (Header, in the context Path): that loop, unless it runs inside a loop
+/// keyed on its live state. Such a key is the last refinement before a loop is
+/// kept residual, and it is a bet that few states are live; a budget that
+/// still runs out under it (PCRE2's email pattern: the dispatch loop unrolls
+/// hundreds of iterations in each of its few keys) lost the bet, so the keyed
+/// loop is kept residual, where it would have been without the key.
+LoopSite Specializer::budgetSite(const ContextPath &Path, const BasicBlock *Header) const {
+  for (size_t I = 0; I < Path.size(); ++I)
+    if (Path[I].kind == ContextElement::Loop) {
+      ContextPath Outer(Path.begin(), Path.begin() + I);
+      LoopSite Site = loopSite(Outer, static_cast<const BasicBlock *>(Path[I].site));
+      if (loopMode(Site) == LoopMode::KeyedOnLiveState)
+        return Site;
+    }
+  return loopSite(Path, Header);
+}
+
 /// A budget ran out: stop peeling residual loops (an optimization that costs a
 /// copy of each loop's body), else keep residual the loop that unrolled most,
 /// else the callee that took most work, else (when the attempts that ran out of
@@ -963,7 +982,7 @@ void Specializer::budgetExhausted(const std::string &Budget) {
       if (Count > Most)
         Most = Count, LargestParent = Key.first, Largest = Key.second;
     if (Largest) {
-      generalize(loopSite(contexts[LargestParent], Largest), Budget + " hit", true);
+      generalize(budgetSite(contexts[LargestParent], Largest), Budget + " hit", true);
       throw RestartRequest(); // the work budget is spent: this attempt cannot go on
     }
     const Function *Costliest = nullptr;

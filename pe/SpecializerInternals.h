@@ -379,6 +379,7 @@ private:
   bool isProgramCounter(const AbstractValue &A) const;
   std::string programCounterKey(const State &Entry, const State &Arriving);
   LoopSite loopSite(const ContextPath &Path, const BasicBlock *Header) const;
+  LoopSite budgetSite(const ContextPath &Path, const BasicBlock *Header) const;
   LoopMode loopMode(const LoopSite &Site) const;
   unsigned residualLoopContext(ContextPath &Path, BasicBlock *Header);
   bool generalize(const LoopSite &Site, const std::string &Why, bool BudgetHit);

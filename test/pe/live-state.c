@@ -8,6 +8,12 @@
 // comes back to a value), and the dispatch on the pattern stays static.
 // Without the keying, the loop is kept residual and the dispatch is D.
 //
+// The key is a bet that few states are live. With a quarter of the budget it
+// runs out again, under the keyed loop (the dispatch loop unrolls in each of
+// its keys): the keyed loop is then kept residual, as it would have been
+// without the key (Specializer::budgetSite), rather than the dispatch loop
+// below it generalized until every loop and call is kept residual.
+//
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %respec specialize %s --max-work 100000 -o %t/spec.o 2>%t/notes
 // RUN: %FileCheck --check-prefix=NOTE %s < %t/notes
@@ -18,12 +24,20 @@
 // RUN: %t/specialized > %t/specialized.out
 // RUN: %t/generic > %t/generic.out
 // RUN: diff %t/specialized.out %t/generic.out
+// RUN: %respec specialize %s --max-work 25000 -o %t/lost.o 2>%t/lost-notes
+// RUN: %FileCheck --check-prefix=LOST %s < %t/lost-notes
+// RUN: %clang -O2 -I%inc -DMAIN %s %t/lost.o -o %t/lost
+// RUN: %t/lost > %t/lost.out
+// RUN: diff %t/lost.out %t/generic.out
 //
 // NOTE: live-state.c:{{[0-9]+}}:{{.*}}note: work budget (--max-work=100000) hit: loop keyed on the state its iterations read
 // EXPLAIN: {{^ *}}[[#]] M |   if (calls++ >= 1000)
 // EXPLAIN: {{^ *}}[[#]] S |     switch (pc[0]) {
 // EXPLAIN: loops kept residual: 0
 // EXPLAIN: loops keyed on the state their iterations read: 1
+// LOST: live-state.c:[[#LOOP:]]:{{.*}}hit: loop keyed on the state its iterations read
+// LOST-NEXT: live-state.c:[[#LOOP]]:{{.*}}work budget (--max-work=25000) hit: loop kept residual
+// LOST-NOT: every loop and call kept residual
 #include <respec/respec.h>
 
 long match_groups(const char *s, long n);
