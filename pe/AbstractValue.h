@@ -62,30 +62,32 @@ struct Origin {
   /// The header's entry whose value this is (Specializer::loopEntries, plus
   /// one), and whether the slot is a memory cell: a read of the cell is then
   /// a read of the loop's state (Specializer::noteStateRead).
-  uint32_t entry = 0;
-  bool cell = false;
+  uint32_t entry : 31 = 0;
+  uint32_t cell : 1 = false;
   /// The origin the value had at the entry of an enclosing loop, when an
   /// inner loop's header stamped it again (Specializer::outerOrigins, plus
   /// one): reading it reads the outer loop's state too.
   uint32_t outer = 0;
   explicit operator bool() const { return header != nullptr; }
 };
+// Every abstract value carries one, and states are copied at every block.
+static_assert(sizeof(Origin) == 32, "Origin packs in four words");
 
 struct AbstractValue {
   enum Kind : uint8_t { Dynamic, Constant, ObjectPointer, ObjectPointerDyn };
 
   Kind kind = Dynamic;
-  llvm::Constant *constant = nullptr; ///< Constant
+  /// Read from memory whose contents are known (a program, a table), or
+  /// computed from such a value: an interpreter's operands and jump offsets.
+  bool programData = false;
   ObjectId object = 0;                ///< ObjectPointer, ObjectPointerDyn
+  llvm::Constant *constant = nullptr; ///< Constant
   int64_t offset = 0;                 ///< ObjectPointer
   llvm::Value *residual = nullptr;    ///< Dynamic / ObjectPointerDyn; null = "to be a phi"
   llvm::Value *dynamicRoot = nullptr; ///< Dynamic pointers: root pointer ...
   int64_t dynamicRootOffset = 0;      ///< ... plus this static offset
   uint64_t knownZero = 0, knownOne = 0; ///< Dynamic integers (<= 64 bits): bits known
   Origin origin;
-  /// Read from memory whose contents are known (a program, a table), or
-  /// computed from such a value: an interpreter's operands and jump offsets.
-  bool programData = false;
 
   static AbstractValue dynamic(llvm::Value *V) {
     AbstractValue A;
