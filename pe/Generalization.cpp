@@ -17,12 +17,13 @@
 // some slots cycle through few values and others never repeat (an interpreter's
 // state beside a step counter) takes the few-valued slots as its program
 // counters (noteSlotValues, fewValuedSlots): keyed on its state, counters widened.
-// One whose slots each take few values but too many together (a backtracking
-// matcher's frames vector, where the frames above the current one keep stale
-// values) is KeyedOnLiveState: keyed on the loop-carried values its iterations
-// were seen to use and the cells they were seen to read before writing them
-// (noteStateRead; a cell relative to the nearest loop-carried pointer into its
-// object, so "the frame below F" at any depth), counters widened, the rest met.
+// One without such a counter, whose slots come back to their values but are
+// too many together (a backtracking matcher's frames vector, where the frames
+// above the current one keep stale values), is KeyedOnLiveState: keyed on the
+// loop-carried values its iterations were seen to use and the cells they were
+// seen to read before writing them (noteStateRead; a cell relative to the
+// nearest loop-carried pointer into its object, so "the frame below F" at any
+// depth), counters widened, the rest met.
 // A budget that runs out again under such a loop keeps it residual (budgetSite).
 //
 //===----------------------------------------------------------------------===//
@@ -526,9 +527,9 @@ void Specializer::noteSlotValues(const BasicBlock *Header, const State &S) {
       Note(SlotId::cell(Id, Off), C.value);
 }
 
-/// The slots of Header's loop that took few values while another took many,
-/// at least one of them returning to values it had left: an interpreter's
-/// state beside a step counter (PCRE2's match_call_count). Empty when the
+/// The slots of Header's loop that took few values while a counter ran away
+/// (hasRunawayCounter), at least one of them returning to values it had left:
+/// an interpreter's state beside a step counter. Empty when the
 /// loop's state space is simply large, or its few-valued slots only move on
 /// (an outer loop's index, seen at an inner loop's header).
 std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
@@ -536,18 +537,16 @@ std::set<SlotId> Specializer::fewValuedSlots(const BasicBlock *Header) const {
   if (It == slotValuesSeen.end())
     return {};
   std::set<SlotId> Few;
-  bool Cycles = false, Runaway = false;
+  bool Cycles = false;
   for (auto &[Slot, History] : It->second) {
-    if (History.values.size() > FewSlotValues) {
-      Runaway = true;
+    if (History.values.size() > FewSlotValues)
       continue;
-    }
     if (History.values.count("D")) // dynamic at times: no key
       continue;
     Few.insert(Slot);
     Cycles |= History.returns;
   }
-  return Runaway && Cycles ? Few : std::set<SlotId>{};
+  return Cycles && hasRunawayCounter(Header) ? Few : std::set<SlotId>{};
 }
 
 /// The pointers into known objects among S's loop-carried values.
@@ -629,15 +628,15 @@ std::string Specializer::liveStateKey(const BasicBlock *Header, const State &S) 
   });
 }
 
-/// The slots of Header's loop that took more than FewSlotValues values while
-/// unrolling.
-std::set<SlotId> Specializer::manyValuedSlots(const BasicBlock *Header) const {
-  std::set<SlotId> Many;
-  if (auto It = slotValuesSeen.find(Header); It != slotValuesSeen.end())
-    for (auto &[Slot, History] : It->second)
-      if (History.values.size() > FewSlotValues)
-        Many.insert(Slot);
-  return Many;
+/// Whether a slot of Header's loop took more than FewSlotValues values while
+/// unrolling without ever coming back to one: a counter that ran away (a step
+/// counter, a counted loop's index). A slot with many values that does come
+/// back (the pattern position saved in one of PCRE2's frames) is state.
+bool Specializer::hasRunawayCounter(const BasicBlock *Header) const {
+  auto It = slotValuesSeen.find(Header);
+  return It != slotValuesSeen.end() && llvm::any_of(It->second, [](auto &Entry) {
+           return Entry.second.values.size() > FewSlotValues && !Entry.second.returns;
+         });
 }
 
 /// The slots of Header's loop that took more than a few values while
@@ -877,10 +876,11 @@ bool Specializer::generalize(const LoopSite &Site, const std::string &Why, bool 
   if (Mode == LoopMode::Unrolled && HasProgramCounter) {
     Mode = LoopMode::KeyedOnProgramData;
   } else if (Mode == LoopMode::Unrolled && BudgetHit && stateReads.count(Site.header) &&
-             manyValuedSlots(Site.header).empty()) {
-    // Few values each, but too many together: dead memory (the stale frames
-    // above a stack's top) tells apart states that are the same. Key the
-    // loop on what its iterations read, less the counters.
+             !hasRunawayCounter(Site.header)) {
+    // Values that come back, but too many together: dead memory (the stale
+    // frames above a stack's top) tells apart states that are the same. Key
+    // the loop on what its iterations read, less the counters. (A loop with a
+    // runaway counter and no cycling state is simply long: kept residual.)
     counterSlots[Site.header] = movingSlots(Site.header);
     Mode = LoopMode::KeyedOnLiveState;
   } else {

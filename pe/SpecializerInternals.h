@@ -373,7 +373,7 @@ private:
   void noteProgramControl(const Value *Condition, ArrayRef<BasicBlock *> Successors);
   void noteStateRead(const Origin &From);
   std::string liveStateKey(const BasicBlock *Header, const State &S);
-  std::set<SlotId> manyValuedSlots(const BasicBlock *Header) const;
+  bool hasRunawayCounter(const BasicBlock *Header) const;
   std::set<SlotId> movingSlots(const BasicBlock *Header) const;
   void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;
