@@ -48,7 +48,7 @@ struct SlotId {
   static SlotId cell(ObjectId Object, int64_t Offset) {
     return {reinterpret_cast<const void *>(uintptr_t(Object) + 1), Offset};
   }
-  /// The object of a memory cell's slot.
+  /// The object of a memory cell's slot (not meaningful for an SSA value's).
   ObjectId object() const { return ObjectId(reinterpret_cast<uintptr_t>(base) - 1); }
   bool operator==(const SlotId &O) const { return base == O.base && offset == O.offset; }
   bool operator<(const SlotId &O) const {
@@ -63,7 +63,8 @@ struct Origin {
   /// one), and whether the slot is a memory cell: a read of the cell is then
   /// a read of the loop's state (Specializer::noteStateRead).
   uint32_t entry : 31 = 0;
-  uint32_t cell : 1 = false;
+  static constexpr uint32_t MaxEntry = (1u << 31) - 1;
+  uint32_t cell : 1 = 0;
   /// The origin the value had at the entry of an enclosing loop, when an
   /// inner loop's header stamped it again (Specializer::outerOrigins, plus
   /// one): reading it reads the outer loop's state too.

@@ -24,7 +24,8 @@
 // seen to read before writing them (noteStateRead; a cell relative to the
 // nearest loop-carried pointer into its object, so "the frame below F" at any
 // depth), counters widened, the rest met.
-// A budget that runs out again under such a loop keeps it residual (budgetSite).
+// A work or code-growth budget that runs out again under such a loop keeps it
+// residual (budgetSite).
 //
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
@@ -280,7 +281,7 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
   return T.residual;
 }
 
-LoopSite Specializer::loopSite(const ContextPath &Path, const BasicBlock *Header) const {
+LoopSite Specializer::loopSite(ArrayRef<ContextElement> Path, const BasicBlock *Header) const {
   LoopSite Site;
   Site.header = Header;
   for (const ContextElement &E : Path)
@@ -502,8 +503,11 @@ std::string Specializer::slotsKey(const std::set<SlotId> &Slots, const State &S)
 }
 
 /// A slot that took at most this many values over an unrolling that ran out of
-/// its budget, coming back to them, is the loop's state; one that took more is
-/// a counter.
+/// its budget, coming back to them, is the loop's state; one that showed more
+/// distinct values before coming back to any is a counter that ran away
+/// (hasRunawayCounter). Only a slot's first values are recorded: an inner
+/// loop's index, seen again at its header when the loop starts over, comes
+/// back to 0 only after its trip count, and stays a counter.
 static constexpr size_t FewSlotValues = 16;
 
 void Specializer::noteSlotValues(const BasicBlock *Header, const State &S) {
@@ -515,10 +519,10 @@ void Specializer::noteSlotValues(const BasicBlock *Header, const State &S) {
     std::string Value;
     raw_string_ostream OS(Value);
     writeSlotValue(OS, &A);
-    if (OS.str() != History.last && History.values.count(OS.str()))
+    if (Value != History.last && History.values.count(Value))
       History.returns = true;
-    History.values.insert(OS.str());
-    History.last = std::move(OS.str());
+    History.values.insert(Value);
+    History.last = std::move(Value);
   };
   for (auto &[V, A] : S.frames.back().env)
     Note({V, 0}, A);
@@ -583,7 +587,7 @@ void Specializer::noteStateRead(const Origin &From) {
     return;
   if (From.outer)
     noteStateRead(outerOrigins[From.outer - 1]);
-  if (!From.cell) { // (every use of a value comes here: seen ones cost a hash lookup)
+  if (!From.cell) { // (every use of a value comes here: one hash lookup per level seen)
     if (valueReads.insert({From.header, From.slot.base}).second)
       stateReads[From.header].cells.insert(From.slot);
     return;
@@ -628,10 +632,11 @@ std::string Specializer::liveStateKey(const BasicBlock *Header, const State &S) 
   });
 }
 
-/// Whether a slot of Header's loop took more than FewSlotValues values while
-/// unrolling without ever coming back to one: a counter that ran away (a step
-/// counter, a counted loop's index). A slot with many values that does come
-/// back (the pattern position saved in one of PCRE2's frames) is state.
+/// Whether a slot of Header's loop showed more than FewSlotValues values while
+/// unrolling before coming back to one: a counter that ran away (a step
+/// counter, a counted loop's index). A slot with many values that came back
+/// among its first ones (the pattern position saved in one of PCRE2's frames)
+/// is state.
 bool Specializer::hasRunawayCounter(const BasicBlock *Header) const {
   auto It = slotValuesSeen.find(Header);
   return It != slotValuesSeen.end() && llvm::any_of(It->second, [](auto &Entry) {
@@ -944,10 +949,10 @@ void Specializer::chargeStateCopy(const SpecBlock &SB) {
 /// hundreds of iterations in each of its few keys) lost the bet, so the keyed
 /// loop is kept residual, where it would have been without the key.
 LoopSite Specializer::budgetSite(const ContextPath &Path, const BasicBlock *Header) const {
-  for (size_t I = 0; I < Path.size(); ++I)
+  for (size_t I = Path.size(); I-- > 0;) // the innermost keyed loop: the least lost
     if (Path[I].kind == ContextElement::Loop) {
-      ContextPath Outer(Path.begin(), Path.begin() + I);
-      LoopSite Site = loopSite(Outer, static_cast<const BasicBlock *>(Path[I].site));
+      LoopSite Site = loopSite(ArrayRef(Path).take_front(I),
+                               static_cast<const BasicBlock *>(Path[I].site));
       if (loopMode(Site) == LoopMode::KeyedOnLiveState)
         return Site;
     }
@@ -955,8 +960,8 @@ LoopSite Specializer::budgetSite(const ContextPath &Path, const BasicBlock *Head
 }
 
 /// A budget ran out: stop peeling residual loops (an optimization that costs a
-/// copy of each loop's body), else keep residual the loop that unrolled most,
-/// else the callee that took most work, else (when the attempts that ran out of
+/// copy of each loop's body), else keep residual the loop that unrolled most
+/// (or the loop keyed on its live state it runs in: budgetSite), else the callee that took most work, else (when the attempts that ran out of
 /// a budget have together worked too long) every loop and call; then start over.
 /// A budget that runs out with everything already residual is an error.
 void Specializer::budgetExhausted(const std::string &Budget) {

@@ -116,9 +116,11 @@ SpecializationResult Specializer::collectResult() {
   for (auto &[Key, Count] : iterationCounts)
     R.stats.loopIterationsUnrolled += Count;
   for (auto &[Site, Mode] : loopModes)
-    ++(Mode == LoopMode::KeyedOnProgramData ? R.stats.loopsKeyedOnProgramData
-       : Mode == LoopMode::KeyedOnLiveState ? R.stats.loopsKeyedOnLiveState
-                                            : R.stats.loopsKeptResidual);
+    switch (Mode) {
+    case LoopMode::KeyedOnProgramData: ++R.stats.loopsKeyedOnProgramData; break;
+    case LoopMode::KeyedOnLiveState: ++R.stats.loopsKeyedOnLiveState; break;
+    default: ++R.stats.loopsKeptResidual; break;
+    }
   R.stats.budgetHits = budgetHits;
   R.stats.restarts = restarts;
   R.stats.work = totalWork + attemptWork;

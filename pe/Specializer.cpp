@@ -326,8 +326,13 @@ void Specializer::process(SpecBlock &SB) {
   const ContextPath &Path = contexts[SB.context];
   if (!Path.empty() && Path.back().kind == ContextElement::Loop &&
       Path.back().site == SB.original) {
-    loopEntries.push_back(loopCarriedPointers(state));
-    uint32_t Entry = loopEntries.size();
+    // (Past Origin::MaxEntry entries, values are stamped without one: their
+    // reads go unnoted, which makes live-state keys coarser, nothing else.)
+    uint32_t Entry = 0;
+    if (loopEntries.size() < Origin::MaxEntry) {
+      loopEntries.push_back(loopCarriedPointers(state));
+      Entry = loopEntries.size();
+    }
     for (auto &[Original, Value] : state.top().env)
       if (Value.isStatic())
         Value.origin = {SB.original, {Original, 0}, Entry, false, outerOrigin(Value.origin, SB.original)};

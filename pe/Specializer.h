@@ -56,7 +56,8 @@ struct SpecializeOptions {
   unsigned sharedCopyResidual = 16;
   /// Work (instructions evaluated plus abstract values copied into the entry
   /// states of specialized blocks) of one attempt. Past it, the loop
-  /// that unrolled most (or else the function that took most work) is kept
+  /// that unrolled most (or the loop keyed on its live state that it runs in;
+  /// or else the function that took most work) is kept
   /// residual and specialization starts over; once all attempts together have
   /// done four times this much, every loop and call is kept residual. Each is a
   /// budget hit with a note.

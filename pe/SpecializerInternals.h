@@ -302,7 +302,7 @@ private:
   struct SlotHistory {
     std::set<std::string> values; ///< up to FewSlotValues + 1 of them
     std::string last;
-    bool returns = false; ///< came back to a value it had left
+    bool returns = false; ///< came back to a value it had left (among its first ones)
   };
   std::map<const BasicBlock *, std::map<SlotId, SlotHistory>> slotValuesSeen;
   /// Loop-carried pointers at a header's entry (Origin::entry): slot, object,
@@ -359,7 +359,7 @@ private:
   void refineLoadedMemory(LoadInst &Load, ConstantInt *C);
   unsigned contextForSuccessor(BasicBlock *Succ, const State &Out);
   /// Which slots a key is made of: (slot, whether it is a memory cell).
-  using SlotFilter = std::function<bool(const SlotId &, bool)>;
+  using SlotFilter = std::function<bool(const SlotId &Slot, bool IsCell)>;
   std::string iterationKey(const State &S, const SlotFilter &Keep = nullptr);
   /// The values of Slots (at Header, in S) as a key.
   std::string slotsKey(const std::set<SlotId> &Slots, const State &S) const;
@@ -378,7 +378,7 @@ private:
   void noteProgramCounter(const AbstractValue &Address);
   bool isProgramCounter(const AbstractValue &A) const;
   std::string programCounterKey(const State &Entry, const State &Arriving);
-  LoopSite loopSite(const ContextPath &Path, const BasicBlock *Header) const;
+  LoopSite loopSite(ArrayRef<ContextElement> Path, const BasicBlock *Header) const;
   LoopSite budgetSite(const ContextPath &Path, const BasicBlock *Header) const;
   LoopMode loopMode(const LoopSite &Site) const;
   unsigned residualLoopContext(ContextPath &Path, BasicBlock *Header);
