@@ -124,6 +124,10 @@ enum class LoopMode : uint8_t {
 
 struct SpecBlock;
 
+/// The value of a loop-carried slot in S: an SSA value of the top frame, or a
+/// tracked memory cell (SlotId::cell); null if S has none (IterationKeys.cpp).
+const AbstractValue *slotValue(const State &S, const SlotId &Slot);
+
 /// A use of a declared external fact at an instruction of the generic code.
 struct ExternalFactUse {
   enum Kind : uint8_t {
