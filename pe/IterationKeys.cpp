@@ -215,7 +215,7 @@ void Specializer::noteStateRead(const Origin &From) {
     noteStateRead(outerOrigins[From.outer - 1]);
   if (!From.cell) { // (every use of a value comes here: one hash lookup per level seen)
     if (valueReads.insert({From.header, From.slot.base}).second)
-      stateReads[From.header].cells.insert(From.slot);
+      stateReads[From.header]; // the loop has reads
     return;
   }
   StateReads &Reads = stateReads[From.header];
@@ -249,10 +249,12 @@ std::string Specializer::liveStateKey(const BasicBlock *Header, const State &S) 
   const StateReads &Reads = Found == stateReads.end() ? None : Found->second;
   const std::set<SlotId> &Counters = counterSlots.at(Header);
   std::vector<EntryPointer> Pointers = loopCarriedPointers(S);
-  return iterationKey(S, [&](const SlotId &Slot, bool Cell) {
+  return iterationKey(S, [&](const SlotId &Slot, bool IsCell) {
     if (Counters.count(Slot))
       return false;
-    const EntryPointer *Nearest = Cell ? nearestPointer(Pointers, Slot) : nullptr;
+    if (!IsCell)
+      return valueReads.count({Header, Slot.base}) > 0;
+    const EntryPointer *Nearest = nearestPointer(Pointers, Slot);
     return Nearest ? Reads.relative.count({Nearest->slot, Slot.offset - Nearest->offset}) > 0
                    : Reads.cells.count(Slot) > 0;
   });

@@ -241,13 +241,15 @@ private:
   std::map<const BasicBlock *, std::set<SlotId>> programCounterSlots;
   /// The loop's state that its iterations read (noteStateRead): cells of
   /// objects that no loop-carried pointer points into, and cells at an offset
-  /// from a loop-carried pointer (a frame relative to the current one).
+  /// from a loop-carried pointer (a frame relative to the current one). Every
+  /// loop with a read of its state has an entry, value reads included.
   struct StateReads {
     std::set<SlotId> cells;
     std::set<std::pair<SlotId, int64_t>> relative;
   };
   std::map<const BasicBlock *, StateReads> stateReads;
-  /// The values among stateReads' cells, for a quick test (noteStateRead).
+  /// The loop-carried values its iterations used, by header: a hash set, as
+  /// valueOf notes every use of a stamped value.
   DenseSet<std::pair<const BasicBlock *, const void *>> valueReads;
   /// Loops keyed on their live state: the slots left out as counters.
   std::map<const BasicBlock *, std::set<SlotId>> counterSlots;
