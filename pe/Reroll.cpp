@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Reroll.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -38,15 +41,16 @@ public:
   /// block after it (to continue with), or null when there is none.
   BasicBlock *rerollFirst(unsigned &Loops) {
     for (size_t Start = 0; Start < insts.size(); ++Start) {
-      size_t Period = 0, Count = 0;
+      Run Best;
       for (size_t P = 1; P <= MaxPeriod && Start + MinWindows * P <= insts.size(); ++P) {
-        size_t N = repetitions(Start, P);
-        if (N >= MinWindows && N * P >= minInstructions && N * P > Period * Count)
-          Period = P, Count = N;
+        Run R = repetitions(Start, P);
+        if (R.windows >= MinWindows && R.covered() >= minInstructions &&
+            R.covered() > Best.covered())
+          Best = std::move(R);
       }
-      if (Count) {
+      if (Best.windows) {
         ++Loops;
-        return rewrite(Start, Period, Count);
+        return rewrite(Best);
       }
     }
     return nullptr;
@@ -64,6 +68,18 @@ private:
   };
   /// Per window position and operand, fixed by the run's first pair.
   std::vector<std::vector<Operand>> operands;
+
+  /// Windows repeating from start: `windows` iterations, the last of which is
+  /// `last` (per position its instruction, or null where a tail left out a
+  /// pure instruction that the loop's last iteration will compute unused).
+  struct Run {
+    size_t start = 0, period = 0, windows = 0;
+    std::vector<Instruction *> last;
+    size_t covered() const {
+      return windows ? (windows - 1) * period + llvm::count_if(last, [](auto *I) { return I; })
+                     : 0;
+    }
+  };
 
   static bool eligible(const Instruction &I) {
     return !I.isTerminator() && !isa<PHINode>(I) && !isa<AllocaInst>(I) && !I.isEHPad() &&
@@ -104,6 +120,18 @@ private:
   bool repeats(size_t Start, size_t A, size_t B, size_t Period, bool Record) {
     if (Record)
       operands.assign(Period, {});
+    auto WindowB = [&](size_t At) { return insts[B + At]; };
+    for (size_t R = 0; R < Period; ++R)
+      if (!repeatsAt(Start, A, R, Period, *insts[B + R], WindowB, Record))
+        return false;
+    return true;
+  }
+
+  /// Whether J repeats position R of the window at A, in a window whose
+  /// instruction at each position is WindowB(position) (null if left out).
+  template <typename WindowFn>
+  bool repeatsAt(size_t Start, size_t A, size_t R, size_t Period, Instruction &J,
+                 WindowFn WindowB, bool Record) {
     auto Position = [&](Value *V, size_t Window) -> std::optional<size_t> {
       auto *I = dyn_cast<Instruction>(V);
       if (!I || I->getParent() != insts[Start]->getParent())
@@ -117,86 +145,127 @@ private:
       auto *I = dyn_cast<Instruction>(V);
       return !I || I->getParent() != insts[Start]->getParent() || index.lookup(I) < Start;
     };
-    for (size_t R = 0; R < Period; ++R) {
-      Instruction *I = insts[A + R], *J = insts[B + R];
-      if (!eligible(*I) || !eligible(*J) || !I->isSameOperationAs(J) ||
-          I->getNumOperands() != J->getNumOperands() || !sameAnnotations(*I, *J))
-        return false;
-      if (Record)
-        operands[R].assign(I->getNumOperands(), Operand());
-      for (unsigned O = 0; O < I->getNumOperands(); ++O) {
-        Value *U = I->getOperand(O), *V = J->getOperand(O);
-        Operand &Op = operands[R][O];
-        if (Record) {
-          auto *CU = dyn_cast<ConstantInt>(U), *CV = dyn_cast<ConstantInt>(V);
-          if (auto At = Position(U, A)) {
-            Op = {Operand::Intra, APInt(), *At};
-          } else if (auto From = Position(V, A); From && DefinedBefore(U)) {
-            Op = {Operand::Carried, APInt(), *From};
-          } else if (CU && CV && CU->getType() == CV->getType()) {
-            APInt Step = CV->getValue() - CU->getValue();
-            if (!Step.isZero() && !mayVary(*I, O))
-              return false;
-            Op = {Operand::Step, Step, 0};
-          } else if (U == V && DefinedBefore(U)) {
-            Op = {Operand::Same, APInt(), 0};
-          } else {
+    Instruction &I = *insts[A + R];
+    if (!eligible(I) || !eligible(J) || !I.isSameOperationAs(&J) ||
+        I.getNumOperands() != J.getNumOperands() || !sameAnnotations(I, J))
+      return false;
+    if (Record)
+      operands[R].assign(I.getNumOperands(), Operand());
+    for (unsigned O = 0; O < I.getNumOperands(); ++O) {
+      Value *U = I.getOperand(O), *V = J.getOperand(O);
+      Operand &Op = operands[R][O];
+      if (Record) {
+        auto *CU = dyn_cast<ConstantInt>(U), *CV = dyn_cast<ConstantInt>(V);
+        if (auto At = Position(U, A)) {
+          Op = {Operand::Intra, APInt(), *At};
+        } else if (auto From = Position(V, A); From && DefinedBefore(U)) {
+          Op = {Operand::Carried, APInt(), *From};
+        } else if (CU && CV && CU->getType() == CV->getType()) {
+          APInt Step = CV->getValue() - CU->getValue();
+          if (!Step.isZero() && !mayVary(I, O))
             return false;
-          }
+          Op = {Operand::Step, Step, 0};
+        } else if (U == V && DefinedBefore(U)) {
+          Op = {Operand::Same, APInt(), 0};
+        } else {
+          return false;
         }
-        switch (Op.kind) {
-        case Operand::Intra: // the same position in its own window
-          if (U != insts[A + Op.from] || V != insts[B + Op.from])
-            return false;
-          break;
-        case Operand::Carried: // the previous window's value at a position
-          if (V != insts[A + Op.from] || (A != Start && U != insts[A - Period + Op.from]))
-            return false;
-          break;
-        case Operand::Step: {
-          auto *CU = dyn_cast<ConstantInt>(U), *CV = dyn_cast<ConstantInt>(V);
-          if (!CU || !CV || CU->getType() != CV->getType() ||
-              CV->getValue() - CU->getValue() != Op.step)
-            return false;
-          break;
-        }
-        case Operand::Same:
-          if (U != V)
-            return false;
-          break;
-        }
+      }
+      switch (Op.kind) {
+      case Operand::Intra: // the same position in its own window
+        if (U != insts[A + Op.from] || V != WindowB(Op.from))
+          return false;
+        break;
+      case Operand::Carried: // the previous window's value at a position
+        if (V != insts[A + Op.from] || (A != Start && U != insts[A - Period + Op.from]))
+          return false;
+        break;
+      case Operand::Step: {
+        auto *CU = dyn_cast<ConstantInt>(U), *CV = dyn_cast<ConstantInt>(V);
+        if (!CU || !CV || CU->getType() != CV->getType() ||
+            CV->getValue() - CU->getValue() != Op.step)
+          return false;
+        break;
+      }
+      case Operand::Same:
+        if (U != V)
+          return false;
+        break;
       }
     }
     return true;
   }
 
+  /// Whether the loop may run I where the straight code did not: in the last
+  /// iteration, for a value nothing uses (its operands may then be poison).
+  static bool mayRunUnused(const Instruction &I) {
+    return !I.mayReadOrWriteMemory() && !I.isIntDivRem() && isSafeToSpeculativelyExecute(&I);
+  }
+
+  /// The window after N full ones at Start when it repeats the last of them
+  /// with some instructions left out that the loop may run unused (the
+  /// straight code's last element skips the next element's address
+  /// computation, say); empty if there is none.
+  std::vector<Instruction *> tail(size_t Start, size_t Period, size_t N) {
+    size_t Previous = Start + (N - 1) * Period, Next = Start + N * Period, Matched = 0;
+    std::vector<Instruction *> Window(Period);
+    auto WindowAt = [&](size_t At) { return Window[At]; };
+    for (size_t R = 0; R < Period; ++R) {
+      if (Next + Matched < insts.size() &&
+          repeatsAt(Start, Previous, R, Period, *insts[Next + Matched], WindowAt, false))
+        Window[R] = insts[Next + Matched++];
+      else if (!mayRunUnused(*insts[Start + R]))
+        return {};
+    }
+    return Matched ? Window : std::vector<Instruction *>();
+  }
+
   /// Windows of Period instructions repeating from Start, cut where a window
-  /// other than the last is used outside itself.
-  size_t repetitions(size_t Start, size_t Period) {
+  /// other than the last is used outside itself; and a tail (see above).
+  Run repetitions(size_t Start, size_t Period) {
+    Run Found{Start, Period, 0, {}};
     if (!repeats(Start, Start, Start + Period, Period, true))
-      return 0;
+      return Found;
     size_t N = 2;
     while (Start + (N + 1) * Period <= insts.size() &&
            repeats(Start, Start + (N - 1) * Period, Start + N * Period, Period, false))
       ++N;
-    for (size_t K = 0; K + 1 < N; ++K)
+    // Whether window K is used outside [its start, End): it may be used only
+    // by itself and by the next window (a carried operand, checked above).
+    auto UsedOutside = [&](size_t K, size_t End) {
       for (size_t R = 0; R < Period; ++R)
         for (const User *U : insts[Start + K * Period + R]->users()) {
           auto *UI = dyn_cast<Instruction>(U);
-          size_t At = UI && UI->getParent() == insts[Start]->getParent() ? index.lookup(UI)
-                                                                         : SIZE_MAX;
-          if (UI && isa<PHINode>(UI))
-            At = SIZE_MAX;
-          // Its own window, or the next (a carried operand, checked above).
-          if (At < Start + K * Period || At >= Start + (K + 2) * Period)
-            return K + 1 >= MinWindows ? K + 1 : 0;
+          size_t At = UI && UI->getParent() == insts[Start]->getParent() && !isa<PHINode>(UI)
+                          ? index.lookup(UI)
+                          : SIZE_MAX;
+          if (At < Start + K * Period || At >= End)
+            return true;
         }
-    return N;
+      return false;
+    };
+    auto Window = [&](size_t K) {
+      return std::vector<Instruction *>(insts.begin() + Start + K * Period,
+                                        insts.begin() + Start + (K + 1) * Period);
+    };
+    for (size_t K = 0; K + 1 < N; ++K)
+      if (UsedOutside(K, Start + (K + 2) * Period)) {
+        if (K + 1 >= MinWindows)
+          Found.windows = K + 1, Found.last = Window(K);
+        return Found;
+      }
+    Found.windows = N, Found.last = Window(N - 1);
+    std::vector<Instruction *> Tail = tail(Start, Period, N);
+    size_t TailLength = llvm::count_if(Tail, [](auto *I) { return I; });
+    if (TailLength && !UsedOutside(N - 1, Start + N * Period + TailLength))
+      Found.windows = N + 1, Found.last = std::move(Tail);
+    return Found;
   }
 
-  BasicBlock *rewrite(size_t Start, size_t Period, size_t Count) {
+  BasicBlock *rewrite(const Run &Run) {
+    size_t Start = Run.start, Period = Run.period, End = Start + Run.covered();
     repeats(Start, Start, Start + Period, Period, true); // this run's operands
-    Instruction *First = insts[Start], *After = insts[Start + Count * Period];
+    Instruction *First = insts[Start], *After = insts[End];
     BasicBlock *Before = First->getParent();
     BasicBlock *Body = Before->splitBasicBlock(First, "respec.reroll");
     BasicBlock *Exit = Body->splitBasicBlock(After, "respec.reroll.exit");
@@ -228,18 +297,17 @@ private:
     // code after it needs that are pure functions of invariants and constants
     // (addresses, mostly) move after the loop instead, so that no value of
     // the body is live after it (the loop vectorizer gives up on such values).
-    size_t Last = Start + (Count - 1) * Period;
+    const std::vector<Instruction *> &Last = Run.last;
     std::vector<bool> Movable(Period), Moved(Period);
-    for (size_t R = 0; R < Period; ++R) {
-      Instruction *I = insts[Last + R];
-      Movable[R] = !I->mayReadOrWriteMemory() && !I->mayHaveSideEffects() &&
+    for (size_t R = 0; R < Period; ++R)
+      Movable[R] = Last[R] && !Last[R]->mayReadOrWriteMemory() &&
+                   !Last[R]->mayHaveSideEffects() &&
                    llvm::all_of(operands[R], [&](const Operand &Op) {
                      return Op.kind != Operand::Carried &&
                             (Op.kind != Operand::Intra || Movable[Op.from]);
                    });
-    }
     for (size_t R = Period; R-- > 0;) {
-      Moved[R] = Moved[R] || (Movable[R] && llvm::any_of(insts[Last + R]->users(), [&](User *U) {
+      Moved[R] = Moved[R] || (Movable[R] && llvm::any_of(Last[R]->users(), [&](User *U) {
                                 return cast<Instruction>(U)->getParent() != Body;
                               }));
       if (Moved[R])
@@ -247,24 +315,24 @@ private:
           if (Op.kind == Operand::Intra)
             Moved[Op.from] = true;
     }
+    SmallPtrSet<Instruction *, 8> Kept;
     Instruction *AfterLoop = &*Exit->getFirstInsertionPt();
     for (size_t R = 0; R < Period; ++R)
       if (Moved[R])
-        insts[Last + R]->moveBefore(AfterLoop);
-      else
-        insts[Last + R]->replaceAllUsesWith(insts[Start + R]);
-    auto Erased = [&](size_t At) { return At < Last || !Moved[At - Last]; };
-    for (size_t At = Start + Period; At < Start + Count * Period; ++At)
-      if (Erased(At))
+        Last[R]->moveBefore(AfterLoop), Kept.insert(Last[R]);
+      else if (Last[R])
+        Last[R]->replaceAllUsesWith(insts[Start + R]);
+    for (size_t At = Start + Period; At < End; ++At)
+      if (!Kept.contains(insts[At]))
         insts[At]->dropAllReferences();
-    for (size_t At = Start + Count * Period; At-- > Start + Period;)
-      if (Erased(At))
+    for (size_t At = End; At-- > Start + Period;)
+      if (!Kept.contains(insts[At]))
         insts[At]->eraseFromParent();
 
     Body->getTerminator()->eraseFromParent();
     B.SetInsertPoint(Body);
     Value *Next = B.CreateAdd(K, B.getInt64(1), "respec.k.next", /*HasNUW=*/true);
-    B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(Count)), Body, Exit);
+    B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(Run.windows)), Body, Exit);
     K->addIncoming(B.getInt64(0), Before);
     K->addIncoming(Next, Body);
     for (auto [Phi, Value] : Carried)

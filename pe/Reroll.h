@@ -16,7 +16,14 @@
 // constants computed from the induction variable (c0 + k*step, wrapping as
 // the constants did), so the loop runs exactly the instructions the straight
 // code ran, in the same order: the transformation needs no alias or overflow
-// reasoning. Then LLVM's loop passes see a loop: they vectorize it (with a
+// reasoning. One exception: the straight code's last window often lacks the
+// instructions that only prepared the next one (the next element's
+// addresses). When every instruction it lacks is pure and safe to run on any
+// operands (no memory access, no division), the loop runs once more instead
+// of leaving that element after it, and computes those values unused: an
+// element after the loop would give the vectorizer a trip count one short of
+// the array's, and code after the loop that it cannot merge into its own
+// remainder. Then LLVM's loop passes see a loop: they vectorize it (with a
 // run-time alias check), unroll it by a small factor, or unroll it fully
 // again if it is short.
 //
