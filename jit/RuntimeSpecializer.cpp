@@ -72,6 +72,7 @@ struct CompiledCode {
   /// The program's memory the spec declared static, as it was when the code
   /// was made (HostMemory.cpp): the code fits while it still is.
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> staticMemory;
+  SpecializeStats stats;
 
   bool fitsProgramState() const {
     return llvm::all_of(staticMemory, [](const auto &Range) {
@@ -312,7 +313,8 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     throw SpecError("", "ORC cannot compile the specialized code: " +
                             toString(Address.takeError()));
   }
-  return {Address->toPtr<void *>(), std::move(Tracker), std::move(Result.hostStaticMemory)};
+  return {Address->toPtr<void *>(), std::move(Tracker), std::move(Result.hostStaticMemory),
+          Result.stats};
 }
 
 void *respec_jit::specialize(const std::string &Function, const respec_arg *Args, unsigned N) {
@@ -355,6 +357,8 @@ void *respec_jit::specialize(const std::string &Function, const respec_arg *Args
     return fail((E.where.empty() ? "" : E.where + ": ") + E.what());
   }
   void *Address = Code.address;
+  stats.last_calls_devirtualized = Code.stats.indirectCallsDevirtualized;
+  stats.last_loops_kept = Code.stats.loopsKeptResidual;
   cache.emplace(std::move(Key), std::move(Code));
   double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
                   .count();

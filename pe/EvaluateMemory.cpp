@@ -132,8 +132,10 @@ void Specializer::evaluateLoad(LoadInst &I) {
       return Evaluated(Loaded);
     }
   if (!I.isVolatile() && I.isUnordered())
-    if (std::optional<AbstractValue> Loaded = loadHostStatic(Addr, I.getType()))
+    if (std::optional<AbstractValue> Loaded = loadHostStatic(Addr, I.getType())) {
+      noteProgramCounter(Addr); // a walk over the program's own tables
       return Evaluated(*Loaded);
+    }
   int64_t Start = 0, Off = 0;
   const Cell *Tracked = trackedCell(Addr, Size, Start, Off);
   if (Tracked && !I.isVolatile() && I.isUnordered())

@@ -474,26 +474,26 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
     else
       Delta += CI->getSExtValue() * int64_t(layout.getTypeAllocSize(GTI.getIndexedType()));
   }
-  if (StaticIndices && Base.kind == AbstractValue::ObjectPointer) {
-    AbstractValue R = AbstractValue::pointer(Base.object, Base.offset + Delta);
-    // An address comes from its indices before its base: `prog[pc]` is where
-    // the program counter pc points (see noteProgramCounter).
+  // An address comes from its indices before its base: `prog[pc]` is where
+  // the program counter pc points (see noteProgramCounter); `choices + 1`,
+  // with choices a constant address (a global, or the host's memory at run
+  // time), is where the walk over that table is.
+  auto Evaluated = [&](AbstractValue R) {
     std::vector<AbstractValue> IndicesFirst(Ops.begin() + 1, Ops.end());
     IndicesFirst.push_back(Base);
     propagateOrigin(R, IndicesFirst);
     ++current->stats.instructionsEvaluated;
     recordBindingTime(I, false);
-    return setValue(I, R);
-  }
+    setValue(I, R);
+  };
+  if (StaticIndices && Base.kind == AbstractValue::ObjectPointer)
+    return Evaluated(AbstractValue::pointer(Base.object, Base.offset + Delta));
   if (StaticIndices && Base.kind == AbstractValue::Constant) {
     std::vector<Constant *> Cs;
     for (auto &A : Ops)
       Cs.push_back(A.constant);
-    if (Constant *C = ConstantFoldInstOperands(&I, Cs, layout)) {
-      ++current->stats.instructionsEvaluated;
-      recordBindingTime(I, false);
-      return setValue(I, fromConstant(C));
-    }
+    if (Constant *C = ConstantFoldInstOperands(&I, Cs, layout))
+      return Evaluated(fromConstant(C));
   }
   emitResidual(I, Ops, /*OperandsEscape=*/false);
   AbstractValue &Result = state.top().env[&I];

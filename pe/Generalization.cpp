@@ -558,6 +558,8 @@ bool Specializer::isProgramCounter(const AbstractValue &A) const {
     return false;
   if (A.programData)
     return true;
+  if (std::optional<uint64_t> Address = hostAddress(A)) // at run time, into the host's memory
+    return objects.hostStatic(*Address, 1) != nullptr;
   if (A.kind != AbstractValue::ObjectPointer)
     return false;
   const ObjectTable::Object &Obj = objects.get(A.object);

@@ -30,7 +30,13 @@
 //   file-static one cannot be named otherwise from a spec). The copies go
 //   back to the caller (SpecializationResult::hostStaticMemory), who must not
 //   run the code once the program's bytes differ from them: respec_jit checks
-//   them before it hands out cached code.
+//   them before it hands out cached code. What loads from them is program
+//   data, as what loads from a static object is at build time: a constant
+//   address into them is a program counter (Generalization.cpp), and so is a
+//   loop-carried one that a load goes through; a walk over the program's own
+//   table that stops on a run-time match (XDR's xdr_union over its arms)
+//   unrolls into one test per entry, and the exits keep the entry they
+//   stopped at (a direct call to its routine).
 //
 // Without SpecializeOptions::host (build time) none of this applies: constant
 // addresses are opaque, and respec_static_variable() declares the variable's

@@ -120,6 +120,11 @@ struct respec_jit_stats {
 	unsigned cache_hits;
 	double last_ms;           /* wall time of the last specialization + compile */
 	double total_ms;
+	/* What the last specialization left of the generic code's dispatch (as
+	 * respec explain counts them): indirect calls made direct, and loops kept
+	 * residual because their control depends on run-time data. */
+	unsigned last_calls_devirtualized;
+	unsigned last_loops_kept;
 };
 void respec_jit_get_stats(respec_jit *jit, struct respec_jit_stats *stats);
 

@@ -128,3 +128,35 @@ int stream_write_selected(const int32_t *values, int n)
 	int second = write_from(&handle, values + n / 2, n - n / 2);
 	return second < 0 ? -1 : first << 8 | second;
 }
+
+/* The arms of a tagged value, in the style of XDR's discriminated unions
+ * (xdr_union): a file-static table of (tag, routine), ended by a null
+ * routine, searched for the tag that comes with the data. */
+struct stream_arm {
+	int32_t tag;
+	int (*put)(struct stream *s, int32_t value);
+};
+
+static int negated_put(struct stream *s, int32_t value)
+{
+	return plain_put(s, (int32_t)(0u - (uint32_t)value));
+}
+
+static struct stream_arm stream_arms[] = {
+	{1, plain_put}, {2, scaled_put}, {7, negated_put}, {0, NULL}};
+
+int stream_write_tagged(struct stream *s, const int32_t *tagged, int n)
+{
+	stream_write_count++;
+	s->next = s->base;
+	s->room = s->size;
+	for (int i = 0; i < n; i++) {
+		const struct stream_arm *arm = stream_arms;
+		for (; arm->put; arm++)
+			if (arm->tag == tagged[2 * i])
+				break;
+		if (!arm->put || !arm->put(s, tagged[2 * i + 1]))
+			return -1;
+	}
+	return buffer_position(s);
+}

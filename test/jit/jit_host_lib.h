@@ -39,6 +39,10 @@ void stream_select(struct stream *s, enum stream_handle how);
 struct stream *stream_selected(void);
 int stream_write_selected(const int32_t *values, int n);
 extern size_t stream_handle_size; /* the bytes HANDLE_BYTES copies */
+/* Writes n tagged values, each a (tag, value) pair of tagged: the value
+ * plain (tag 1), scaled (2) or negated (7); the position, or -1 on another
+ * tag or when they do not fit. */
+int stream_write_tagged(struct stream *s, const int32_t *tagged, int n);
 /* Changes what the stream does: quasi-invariants of a specialization. */
 void stream_set_scaled(struct stream *s, int scaled);
 void stream_set_bias(int32_t bias);

@@ -26,6 +26,16 @@ RESPEC_SPECIALIZE int write_known(struct stream *s, const int32_t *values, int n
 	return stream_write(s, values, n);
 }
 
+/* The tag of each value is run-time data, the table of arms is the library's
+ * (file-static, declared): the search is unrolled into one test per arm, and
+ * each arm's routine is called directly and specialized. */
+RESPEC_SPECIALIZE int write_tagged(struct stream *s, const int32_t *tagged, int n)
+{
+	declare_fixed(s);
+	respec_static_variable("jit_host_lib.c:stream_arms");
+	return stream_write_tagged(s, tagged, n);
+}
+
 /* The recursive write on the selected stream, whose address the specialized
  * code reads from the library's file-static pointer (the first argument is
  * unused): a number, for the specializer, not an object it was given. With the

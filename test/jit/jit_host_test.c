@@ -153,6 +153,48 @@ static void test_dynamic_count(respec_jit *jit)
 		compare(stream_write, f, &s, n, 5 + (unsigned)n, "dynamic count");
 }
 
+/* A search of the library's table of arms for a tag known per call: the
+ * specialized code tests the tag against each arm and calls that arm's code
+ * directly (pe/Generalization.cpp, walksOn: the walk over the table is bounded
+ * by the table), with the same results as the generic search on every tag. */
+static void test_tagged(respec_jit *jit)
+{
+	char buffer[40];
+	struct stream s;
+	stream_open(&s, buffer, sizeof buffer, 0);
+	enum { PAIRS = 4 };
+	struct respec_arg args[] = {RESPEC_STATIC_VALUE(&s), RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(PAIRS)};
+	write_fn f = (write_fn)respec_jit_specialize(jit, "write_tagged", args, 3);
+	CHECK(f, "specialize write_tagged: %s", respec_jit_error(jit));
+	if (!f)
+		return;
+	struct respec_jit_stats stats;
+	respec_jit_get_stats(jit, &stats);
+	CHECK(stats.last_loops_kept == 0,
+	      "the search of the table of arms is unrolled: %u loops kept", stats.last_loops_kept);
+	/* The arms' routines, called directly: three arms for each of the four values. */
+	CHECK(stats.last_calls_devirtualized >= 3 * PAIRS,
+	      "each arm's routine is called directly: %u calls devirtualized",
+	      stats.last_calls_devirtualized);
+	static const int32_t tags[] = {1, 2, 7, 0, 3, -1};
+	int32_t tagged[2 * PAIRS];
+	srand(40);
+	for (int round = 0; round < 4000; round++) {
+		for (int i = 0; i < PAIRS; i++) {
+			/* Mostly known tags, so that most rounds get through all four. */
+			tagged[2 * i] = tags[rand() % 16 < 15 ? rand() % 3 : 3 + rand() % 3];
+			tagged[2 * i + 1] = rand() - RAND_MAX / 2;
+		}
+		struct outcome expected = run(stream_write_tagged, &s, tagged, PAIRS);
+		struct outcome got = run(f, &s, tagged, PAIRS);
+		if (!same(&expected, &got)) {
+			CHECK(0, "tagged values, round %d: specialized %d, generic %d (or the buffers differ)",
+			      round, got.result, expected.result);
+			return;
+		}
+	}
+}
+
 /* The generic write_selected. */
 static int write_selected_generic(struct stream *s, const int32_t *values, int n)
 {
@@ -208,6 +250,7 @@ int main(void)
 	test_state_changes(jit);
 	test_overflow(jit);
 	test_dynamic_count(jit);
+	test_tagged(jit);
 	test_recursive_calls(jit, HANDLE_POINTER);
 	test_recursive_calls(jit, HANDLE_WORD);
 	test_recursive_calls(jit, HANDLE_BYTES);
