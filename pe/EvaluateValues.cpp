@@ -476,8 +476,8 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
   }
   // An address comes from its indices before its base: `prog[pc]` is where
   // the program counter pc points (see noteProgramCounter); `choices + 1`,
-  // with choices a constant address (a global, or the host's memory at run
-  // time), is where the walk over that table is.
+  // with choices a constant address into the host's memory (at run time), is
+  // where the walk over that table is.
   auto Evaluated = [&](AbstractValue R) {
     std::vector<AbstractValue> IndicesFirst(Ops.begin() + 1, Ops.end());
     IndicesFirst.push_back(Base);

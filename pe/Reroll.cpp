@@ -15,6 +15,7 @@
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include <optional>
 #include <utility>
 
@@ -120,7 +121,7 @@ private:
   bool repeats(size_t Start, size_t A, size_t B, size_t Period, bool Record) {
     if (Record)
       operands.assign(Period, {});
-    auto WindowB = [&](size_t At) { return insts[B + At]; };
+    ArrayRef<Instruction *> WindowB = ArrayRef(insts).slice(B, Period);
     for (size_t R = 0; R < Period; ++R)
       if (!repeatsAt(Start, A, R, Period, *insts[B + R], WindowB, Record))
         return false;
@@ -128,10 +129,9 @@ private:
   }
 
   /// Whether J repeats position R of the window at A, in a window whose
-  /// instruction at each position is WindowB(position) (null if left out).
-  template <typename WindowFn>
+  /// instruction at each position is WindowB[position] (null if left out).
   bool repeatsAt(size_t Start, size_t A, size_t R, size_t Period, Instruction &J,
-                 WindowFn WindowB, bool Record) {
+                 ArrayRef<Instruction *> WindowB, bool Record) {
     auto Position = [&](Value *V, size_t Window) -> std::optional<size_t> {
       auto *I = dyn_cast<Instruction>(V);
       if (!I || I->getParent() != insts[Start]->getParent())
@@ -173,7 +173,7 @@ private:
       }
       switch (Op.kind) {
       case Operand::Intra: // the same position in its own window
-        if (U != insts[A + Op.from] || V != WindowB(Op.from))
+        if (U != insts[A + Op.from] || V != WindowB[Op.from])
           return false;
         break;
       case Operand::Carried: // the previous window's value at a position
@@ -197,9 +197,18 @@ private:
   }
 
   /// Whether the loop may run I where the straight code did not: in the last
-  /// iteration, for a value nothing uses (its operands may then be poison).
+  /// iteration, for a value nothing uses. isSafeToSpeculativelyExecute judges
+  /// I with the first window's operands (a divisor it sees is not zero, an
+  /// address it sees is dereferenceable); the extra iteration runs it with
+  /// stepped constants and carried values, which may be poison: so no memory
+  /// access, no division, and no call but to an intrinsic whose operands and
+  /// result may be poison (noundef would make poison undefined behaviour).
   static bool mayRunUnused(const Instruction &I) {
-    return !I.mayReadOrWriteMemory() && !I.isIntDivRem() && isSafeToSpeculativelyExecute(&I);
+    if (I.mayReadOrWriteMemory() || I.isIntDivRem() || !isSafeToSpeculativelyExecute(&I))
+      return false;
+    auto *Call = dyn_cast<CallBase>(&I);
+    return !Call || (isa<IntrinsicInst>(Call) &&
+                     !Call->getAttributes().hasAttrSomewhere(Attribute::NoUndef));
   }
 
   /// The window after N full ones at Start when it repeats the last of them
@@ -209,10 +218,9 @@ private:
   std::vector<Instruction *> tail(size_t Start, size_t Period, size_t N) {
     size_t Previous = Start + (N - 1) * Period, Next = Start + N * Period, Matched = 0;
     std::vector<Instruction *> Window(Period);
-    auto WindowAt = [&](size_t At) { return Window[At]; };
     for (size_t R = 0; R < Period; ++R) {
       if (Next + Matched < insts.size() &&
-          repeatsAt(Start, Previous, R, Period, *insts[Next + Matched], WindowAt, false))
+          repeatsAt(Start, Previous, R, Period, *insts[Next + Matched], Window, false))
         Window[R] = insts[Next + Matched++];
       else if (!mayRunUnused(*insts[Start + R]))
         return {};
@@ -257,7 +265,8 @@ private:
     Found.windows = N, Found.last = Window(N - 1);
     std::vector<Instruction *> Tail = tail(Start, Period, N);
     size_t TailLength = llvm::count_if(Tail, [](auto *I) { return I; });
-    if (TailLength && !UsedOutside(N - 1, Start + N * Period + TailLength))
+    // (A tail counts no window of its own towards MinWindows.)
+    if (TailLength && N >= MinWindows && !UsedOutside(N - 1, Start + N * Period + TailLength))
       Found.windows = N + 1, Found.last = std::move(Tail);
     return Found;
   }

@@ -122,7 +122,8 @@ struct respec_jit_stats {
 	double total_ms;
 	/* What the last specialization left of the generic code's dispatch (as
 	 * respec explain counts them): indirect calls made direct, and loops kept
-	 * residual because their control depends on run-time data. */
+	 * residual because their control depends on run-time data. (The layout
+	 * of this struct may still grow: build against the header you link.) */
 	unsigned last_calls_devirtualized;
 	unsigned last_loops_kept;
 };

@@ -153,7 +153,7 @@ static void test_dynamic_count(respec_jit *jit)
 		compare(stream_write, f, &s, n, 5 + (unsigned)n, "dynamic count");
 }
 
-/* A search of the library's table of arms for a tag known per call: the
+/* A search of the library's table of arms for a tag read at run time: the
  * specialized code tests the tag against each arm and calls that arm's code
  * directly (pe/Generalization.cpp, walksOn: the walk over the table is bounded
  * by the table), with the same results as the generic search on every tag. */
