@@ -114,6 +114,7 @@ struct respec_jit {
   std::unique_ptr<HostSymbols> host; ///< the generic code's symbols in this program
   std::unique_ptr<orc::LLJIT> jit;
   std::unique_ptr<PassPipeline> cleanup; ///< CleanupPipeline, built once
+  respec_jit_cleanup cleanupLevel = RESPEC_JIT_CLEANUP_LIGHT;
   std::mutex lock; ///< serializes everything below and all use of `context`
   /// By cacheKey(); one key may have code for several states of the
   /// program's static memory (CompiledCode::staticMemory).
@@ -302,7 +303,10 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     throw;
   }
   EraseVariants();
-  cleanup->run(*M);
+  if (cleanupLevel == RESPEC_JIT_CLEANUP_FULL)
+    PassPipeline(2, nullptr).run(*M); // built per module: reused, its inliner crashed (LLVM 16)
+  else
+    cleanup->run(*M);
   lowerSmallSwitches(*M);
   orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();
   if (Error E = jit->addIRModule(Tracker, orc::ThreadSafeModule(std::move(M), context)))
@@ -540,6 +544,11 @@ int respec_jit_specialize_async(respec_jit *J, const char *Function, const respe
 void respec_jit_wait(respec_jit *J) {
   std::unique_lock<std::mutex> Guard(J->queueLock);
   J->queueChanged.wait(Guard, [&] { return J->inFlight == 0; });
+}
+
+void respec_jit_set_cleanup(respec_jit *J, respec_jit_cleanup Cleanup) {
+  std::lock_guard<std::mutex> Guard(J->lock);
+  J->cleanupLevel = Cleanup;
 }
 
 void respec_jit_get_stats(respec_jit *J, respec_jit_stats *Stats) {

@@ -74,6 +74,10 @@ static respec_jit *specializer;
 static void create_specializer(void)
 {
 	specializer = RESPEC_JIT_CREATE_WITH_CODE(rpc_optimistic);
+	/* A handle's call is specialized once and runs for as long as the
+	 * handle's state holds: worth the full pipeline. */
+	if (specializer)
+		respec_jit_set_cleanup(specializer, RESPEC_JIT_CLEANUP_FULL);
 	/* The library caches the descriptor table's size on first use: a term of
 	 * the specialization, written only then. */
 	_rpc_dtablesize();

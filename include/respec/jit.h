@@ -93,6 +93,14 @@ respec_jit *respec_jit_create_with_symbols(const void *bitcode, size_t size,
 				       respec_symbols_##name, respec_symbols_##name##_count)
 void respec_jit_destroy(respec_jit *jit);
 
+/* How much specialized code is optimized before it is compiled. LIGHT, the
+ * default: stack objects promoted, constants and branches folded, dead code
+ * removed — generation time first (packet filters, compiled per filter).
+ * FULL: clang's -O2 pipeline (inlining, loop passes, vectorizers), for code
+ * compiled once and run long (a client call specialized per handle). */
+enum respec_jit_cleanup { RESPEC_JIT_CLEANUP_LIGHT, RESPEC_JIT_CLEANUP_FULL };
+void respec_jit_set_cleanup(respec_jit *jit, enum respec_jit_cleanup cleanup);
+
 /* Specializes and compiles now (or returns the cached result). NULL on error;
  * respec_jit_error() says why (unknown function, wrong argument count, a
  * static argument the function cannot use, ...). */

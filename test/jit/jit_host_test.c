@@ -236,26 +236,37 @@ static void test_errors(respec_jit *jit)
 	      "an unknown name: %s", respec_jit_error(jit));
 }
 
-int main(void)
+static respec_jit *create(void)
 {
 #ifdef JIT_HOST_WITH_CODE
-	respec_jit *jit = RESPEC_JIT_CREATE_WITH_CODE(jit_host_code);
+	return RESPEC_JIT_CREATE_WITH_CODE(jit_host_code);
 #else
-	respec_jit *jit = respec_jit_create(respec_bitcode_jit_host_test,
-					    respec_bitcode_jit_host_test_size);
+	return respec_jit_create(respec_bitcode_jit_host_test, respec_bitcode_jit_host_test_size);
 #endif
-	CHECK(jit, "respec_jit_create");
-	if (!jit)
-		return 1;
-	test_state_changes(jit);
-	test_overflow(jit);
-	test_dynamic_count(jit);
-	test_tagged(jit);
-	test_recursive_calls(jit, HANDLE_POINTER);
-	test_recursive_calls(jit, HANDLE_WORD);
-	test_recursive_calls(jit, HANDLE_BYTES);
-	test_errors(jit);
-	respec_jit_destroy(jit);
+}
+
+/* Everything twice: with the light clean-up and with the full -O2 pipeline
+ * (respec_jit_set_cleanup), each on a specializer of its own (no cached code). */
+int main(void)
+{
+	static const enum respec_jit_cleanup cleanups[] = {RESPEC_JIT_CLEANUP_LIGHT,
+							   RESPEC_JIT_CLEANUP_FULL};
+	for (unsigned c = 0; c < sizeof cleanups / sizeof cleanups[0]; c++) {
+		respec_jit *jit = create();
+		CHECK(jit, "respec_jit_create");
+		if (!jit)
+			return 1;
+		respec_jit_set_cleanup(jit, cleanups[c]);
+		test_state_changes(jit);
+		test_overflow(jit);
+		test_dynamic_count(jit);
+		test_tagged(jit);
+		test_recursive_calls(jit, HANDLE_POINTER);
+		test_recursive_calls(jit, HANDLE_WORD);
+		test_recursive_calls(jit, HANDLE_BYTES);
+		test_errors(jit);
+		respec_jit_destroy(jit);
+	}
 	printf("%s\n", failures ? "FAILED" : "all host-memory specialization tests passed");
 	return failures != 0;
 }
