@@ -72,7 +72,6 @@ struct CompiledCode {
   /// The program's memory the spec declared static, as it was when the code
   /// was made (HostMemory.cpp): the code fits while it still is.
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> staticMemory;
-  SpecializeStats stats;
 
   bool fitsProgramState() const {
     return llvm::all_of(staticMemory, [](const auto &Range) {
@@ -131,7 +130,9 @@ struct respec_jit {
   std::thread worker;
 
   void *specialize(const std::string &Function, const respec_arg *Args, unsigned N);
-  CompiledCode compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings);
+  /// Stats: what the specialization achieved.
+  CompiledCode compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings,
+                       SpecializeStats &Stats);
   int release(void *Code);
   std::unique_ptr<Module> extract(Function &Residual, const std::string &Name);
   void serveQueue();
@@ -275,7 +276,8 @@ static void report(const Function &Spec, const SpecializationResult &Result,
 static constexpr const char *CleanupPipeline =
     "function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
 
-CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings) {
+CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings,
+                                 SpecializeStats &Stats) {
   SpecializeOptions Options;
   // The specialized code runs in this process: stable and pure functions the
   // spec declares (ExternalFacts.h) may be called here, now.
@@ -317,8 +319,8 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     throw SpecError("", "ORC cannot compile the specialized code: " +
                             toString(Address.takeError()));
   }
-  return {Address->toPtr<void *>(), std::move(Tracker), std::move(Result.hostStaticMemory),
-          Result.stats};
+  Stats = Result.stats;
+  return {Address->toPtr<void *>(), std::move(Tracker), std::move(Result.hostStaticMemory)};
 }
 
 void *respec_jit::specialize(const std::string &Function, const respec_arg *Args, unsigned N) {
@@ -355,14 +357,15 @@ void *respec_jit::specialize(const std::string &Function, const respec_arg *Args
     }
   }
   CompiledCode Code;
+  SpecializeStats Specialized;
   try {
-    Code = compile(*Spec, Bindings);
+    Code = compile(*Spec, Bindings, Specialized);
   } catch (const SpecError &E) {
     return fail((E.where.empty() ? "" : E.where + ": ") + E.what());
   }
   void *Address = Code.address;
-  stats.last_calls_devirtualized = Code.stats.indirectCallsDevirtualized;
-  stats.last_loops_kept = Code.stats.loopsKeptResidual;
+  stats.last_calls_devirtualized = Specialized.indirectCallsDevirtualized;
+  stats.last_loops_kept = Specialized.loopsKeptResidual;
   cache.emplace(std::move(Key), std::move(Code));
   double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
                   .count();

@@ -71,14 +71,16 @@ private:
   std::vector<std::vector<Operand>> operands;
 
   /// Windows repeating from start: `windows` iterations, the last of which is
-  /// `last` (per position its instruction, or null where a tail left out a
-  /// pure instruction that the loop's last iteration will compute unused).
+  /// `tail` when there is one (per position its instruction, or null where it
+  /// left out a pure instruction that the loop's last iteration will compute
+  /// unused), otherwise a full window.
   struct Run {
     size_t start = 0, period = 0, windows = 0;
-    std::vector<Instruction *> last;
+    std::vector<Instruction *> tail;
     size_t covered() const {
-      return windows ? (windows - 1) * period + llvm::count_if(last, [](auto *I) { return I; })
-                     : 0;
+      if (tail.empty())
+        return windows * period;
+      return (windows - 1) * period + llvm::count_if(tail, [](auto *I) { return I; });
     }
   };
 
@@ -252,22 +254,18 @@ private:
         }
       return false;
     };
-    auto Window = [&](size_t K) {
-      return std::vector<Instruction *>(insts.begin() + Start + K * Period,
-                                        insts.begin() + Start + (K + 1) * Period);
-    };
     for (size_t K = 0; K + 1 < N; ++K)
       if (UsedOutside(K, Start + (K + 2) * Period)) {
         if (K + 1 >= MinWindows)
-          Found.windows = K + 1, Found.last = Window(K);
+          Found.windows = K + 1;
         return Found;
       }
-    Found.windows = N, Found.last = Window(N - 1);
+    Found.windows = N;
     std::vector<Instruction *> Tail = tail(Start, Period, N);
     size_t TailLength = llvm::count_if(Tail, [](auto *I) { return I; });
     // (A tail counts no window of its own towards MinWindows.)
     if (TailLength && N >= MinWindows && !UsedOutside(N - 1, Start + N * Period + TailLength))
-      Found.windows = N + 1, Found.last = std::move(Tail);
+      Found.windows = N + 1, Found.tail = std::move(Tail);
     return Found;
   }
 
@@ -306,7 +304,10 @@ private:
     // code after it needs that are pure functions of invariants and constants
     // (addresses, mostly) move after the loop instead, so that no value of
     // the body is live after it (the loop vectorizer gives up on such values).
-    const std::vector<Instruction *> &Last = Run.last;
+    size_t LastStart = Start + (Run.windows - 1) * Period;
+    std::vector<Instruction *> Last = Run.tail;
+    if (Last.empty())
+      Last.assign(insts.begin() + LastStart, insts.begin() + LastStart + Period);
     std::vector<bool> Movable(Period), Moved(Period);
     for (size_t R = 0; R < Period; ++R)
       Movable[R] = Last[R] && !Last[R]->mayReadOrWriteMemory() &&
