@@ -21,6 +21,7 @@
 #include "GuardCommand.h"
 #include "LayoutCommand.h"
 #include "LinkCommand.h"
+#include "ProfileCommand.h"
 #include "Report.h"
 #include "Usage.h"
 #include "llvm/Config/llvm-config.h"
@@ -48,6 +49,7 @@ usage:
   respec guard      --term TERM... | --spec SPEC.c [-p BUILD_DIR] [SOURCE.c...]
   respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
   respec link       [--rules FILE]... [options] -- CC OBJECTS... -o PROGRAM
+  respec profile    --cflags | --ldflags | report PROFILE... [options]
   respec --version
 
 A spec is a C file beside the generic code. Each function in it marked
@@ -87,6 +89,12 @@ link links a program with libraries that adapt to it: each library's rules
 decide facts from the symbols the program references and the properties it
 discloses, and pick a prebuilt variant or have respec specialize the
 library's code for them: 'respec link --help'.
+
+profile prints the flags that build a program with value profiling, and
+ranks the facts its runs saw (parameters and fields that kept one value,
+memory an interpreter walks that never changed) by what specializing on them
+would fold minus the guards and replugs they would cost, with draft specs:
+'respec profile --help'.
 
 layout builds a program for BOLT, profiles a training workload, lays the code
 out (and with --pgo adds clang's PGO), measures every variant and keeps the
@@ -521,6 +529,8 @@ int main(int Argc, char **Argv) {
     return runLayoutCommand(Argc - 2, Argv + 2);
   if (Argc >= 2 && strcmp(Argv[1], "link") == 0)
     return runLinkCommand(Argc - 2, Argv + 2);
+  if (Argc >= 2 && strcmp(Argv[1], "profile") == 0)
+    return runProfileCommand(Argc - 2, Argv + 2);
   CommandLine CL = parse(Argc, Argv);
   OutputFiles = CL.outputFiles();
   install_fatal_error_handler(onFatalError);

@@ -1,0 +1,268 @@
+//===- ProfileReport.cpp - `respec profile report`: rank what a profile found ------===//
+#include "ProfileReport.h"
+#include "Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+
+namespace respec::profile {
+
+namespace {
+
+struct TopValue {
+  uint64_t value = 0, count = 0, error = 0;
+};
+
+/// One expression of one function, merged over its sites and profiles.
+struct Candidate {
+  std::string kind, function, expr, term, ctype;
+  std::vector<std::string> locations;
+  unsigned paramIndex = 0;
+  uint64_t count = 0, changes = 0;
+  std::map<uint64_t, TopValue> values; ///< merged sketches
+  // region sites
+  uint64_t bases = 0, offsets = 0, changedOffsets = 0, stableReads = 0, untracked = 0;
+  int64_t low = INT64_MAX, high = INT64_MIN;
+  // the estimate
+  TopValue dominant;
+  uint64_t writes = 0;
+  double score = 0;
+};
+
+struct Profile {
+  /// By function, kind and expression.
+  std::map<std::tuple<std::string, std::string, std::string>, Candidate> candidates;
+  std::map<std::string, uint64_t> calls, writes;                       ///< by function, by term
+};
+
+uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
+  uint64_t N;
+  if (Text.getAsInteger(Radix, N))
+    throw SpecError(Where, "not a number: '" + Text.str() + "'");
+  return N;
+}
+
+void readProfile(const std::string &Path, Profile &P) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(Path);
+  if (!File)
+    throw SpecError(Path, "cannot read: " + File.getError().message());
+  SmallVector<StringRef, 0> Lines;
+  (*File)->getBuffer().split(Lines, '\n', -1, false);
+  if (Lines.empty() || Lines[0] != "respec-profile 1")
+    throw SpecError(Path + ":1", "not a respec profile (expected 'respec-profile 1')");
+  for (size_t L = 1; L < Lines.size(); ++L) {
+    std::string Where = Path + ":" + std::to_string(L + 1);
+    SmallVector<StringRef, 9> F;
+    Lines[L].split(F, '\t');
+    if (F.size() < 7)
+      throw SpecError(Where, "a record of " + std::to_string(F.size()) + " fields");
+    StringRef Kind = F[0];
+    uint64_t Count = number(F[6], Where);
+    if (Kind == "call") {
+      P.calls[F[1].str()] += Count;
+      continue;
+    }
+    if (Kind == "write") {
+      P.writes[F[4].str()] += Count;
+      continue;
+    }
+    if (F.size() != 9 || (Kind != "param" && Kind != "field" && Kind != "region"))
+      throw SpecError(Where, "unknown record '" + Kind.str() + "'");
+    Candidate &C = P.candidates[{F[1].str(), Kind.str(), F[3].str()}];
+    C.kind = Kind.str(), C.function = F[1].str(), C.expr = F[3].str(), C.ctype = F[5].str();
+    if (Kind == "param")
+      C.paramIndex = unsigned(number(F[4], Where));
+    else
+      C.term = F[4].str();
+    if (!is_contained(C.locations, F[2].str()))
+      C.locations.push_back(F[2].str());
+    C.count += Count;
+    if (Kind == "region") {
+      SmallVector<StringRef, 6> S;
+      F[8].split(S, ':');
+      if (S.size() != 6)
+        throw SpecError(Where, "region statistics of " + std::to_string(S.size()) + " fields");
+      C.bases = std::max(C.bases, number(F[7], Where));
+      C.offsets += number(S[0], Where);
+      C.changedOffsets += number(S[1], Where);
+      C.stableReads += number(S[2], Where);
+      C.untracked += number(S[3], Where);
+      int64_t Low, High;
+      if (S[4].getAsInteger(10, Low) || S[5].getAsInteger(10, High))
+        throw SpecError(Where, "region bounds are not numbers");
+      C.low = std::min(C.low, Low), C.high = std::max(C.high, High);
+      continue;
+    }
+    C.changes += number(F[7], Where);
+    SmallVector<StringRef, 8> Values;
+    F[8].split(Values, ',', -1, false);
+    for (StringRef V : Values) {
+      SmallVector<StringRef, 3> Parts;
+      V.split(Parts, ':');
+      if (Parts.size() != 3)
+        throw SpecError(Where, "a value not of the form hex:count:error");
+      TopValue &T = C.values[number(Parts[0], Where, 16)];
+      T.value = number(Parts[0], Where, 16);
+      T.count += number(Parts[1], Where);
+      T.error += number(Parts[2], Where);
+    }
+  }
+}
+
+/// The estimate of Report.h; false when the candidate is not one (no dominant
+/// value, or a region whose memory changed).
+bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
+  if (C.kind == "region") {
+    if (C.changedOffsets || C.untracked || !C.stableReads)
+      return false;
+    C.dominant.count = C.stableReads;
+    C.writes = 0; // the region's own writes are not instrumented: see the report's note
+    C.score = double(C.stableReads) - O.replugCost * double(C.bases > 1 ? C.bases - 1 : 0);
+    return true;
+  }
+  // A pointer parameter's value names an object, not a fact a spec can state:
+  // what is known behind it is in its field and region sites.
+  if (C.kind == "param" && StringRef(C.ctype).contains('*'))
+    return false;
+  for (auto &[V, T] : C.values)
+    if (T.count > C.dominant.count)
+      C.dominant = T;
+  // Counts are exact only for a value that never left the sketch (error 0).
+  uint64_t Sure = C.dominant.count - std::min(C.dominant.count, C.dominant.error);
+  if (C.count == 0 || double(Sure) < O.dominance * double(C.count))
+    return false;
+  if (auto It = P.writes.find(C.term); !C.term.empty() && It != P.writes.end())
+    C.writes = It->second;
+  double Dispatch = C.kind == "param" && Sure < C.count
+                        ? double(P.calls.count(C.function) ? P.calls.at(C.function) : 0)
+                        : 0;
+  C.score = double(Sure) - O.guardCost * double(C.writes) - O.replugCost * double(C.changes) -
+            Dispatch;
+  return true;
+}
+
+std::string valueText(const Candidate &C) {
+  uint64_t V = C.dominant.value;
+  if (StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
+    return "0x" + utohexstr(V, /*LowerCase=*/true);
+  // Integers are recorded zero-extended: show small negative ones as such.
+  if (V > 0xffffffffULL && int64_t(V) < 0)
+    return std::to_string(int64_t(V));
+  if (V >= 0x80000000ULL && V <= 0xffffffffULL && !StringRef(C.ctype).contains("unsigned"))
+    return std::to_string(int32_t(uint32_t(V)));
+  return std::to_string(V);
+}
+
+std::string factText(const Candidate &C) {
+  if (C.kind == "region")
+    return "memory behind '" + C.expr + "' (" + C.ctype + ") is constant: reads at offsets " +
+           std::to_string(C.low) + ".." + std::to_string(C.high);
+  return C.expr + " == " + valueText(C);
+}
+
+std::string percent(uint64_t Part, uint64_t Whole) {
+  std::string S;
+  raw_string_ostream(S) << format("%.1f%%", Whole ? 100.0 * double(Part) / double(Whole) : 0.0);
+  return S;
+}
+
+/// A spec to start from: the facts of one function, as respec's vocabulary
+/// states them, with what the profile saw beside each.
+void writeDraftSpec(const std::string &Dir, const std::string &Function,
+                    const std::vector<const Candidate *> &Facts, const Profile &P) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    throw SpecError(Dir, "cannot create: " + EC.message());
+  std::string Path = Dir + "/" + Function + "_spec.c";
+  std::string Text;
+  raw_string_ostream OS(Text);
+  uint64_t Calls = P.calls.count(Function) ? P.calls.at(Function) : 0;
+  OS << "/* Draft spec from `respec profile report`: " << Function << ", called " << Calls
+     << " times in the profiled run.\n"
+     << " * Include the headers that declare " << Function << " and its types, give the\n"
+     << " * function its parameters, and keep the facts that hold by design; a fact\n"
+     << " * that held only in this run is a quasi-invariant: guard its writes (respec\n"
+     << " * guard) and specialize at run time (respec/jit.h, librespec's predicates). */\n"
+     << "#include <respec/respec.h>\n\n"
+     << "RESPEC_SPECIALIZE /* return type */ " << Function << "_specialized(/* parameters */)\n{\n";
+  for (const Candidate *C : Facts) {
+    OS << "\t/* " << C->locations.front() << ": ";
+    if (C->kind == "region")
+      OS << C->stableReads << " reads, every offset the same value";
+    else
+      OS << percent(C->dominant.count, C->count) << " of " << C->count << " observations, "
+         << C->changes << " changes, " << C->writes << " writes to " << (C->term.empty() ? "it" : C->term);
+    OS << " */\n";
+    if (C->kind == "region")
+      OS << "\t/* the last read was at offset " << C->high << ": add its size */\n"
+         << "\trespec_static_memory(" << C->expr << ", " << C->high << " + sizeof(/* the last field read */));\n";
+    else if (C->kind == "param")
+      OS << "\t/* pass " << valueText(*C) << " as argument " << C->paramIndex << " ('" << C->expr
+         << "') */\n";
+    else
+      OS << "\trespec_assume(" << C->expr << " == " << valueText(*C) << ");\n";
+  }
+  OS << "\treturn " << Function << "(/* arguments */);\n}\n";
+  std::error_code EC;
+  raw_fd_ostream Out(Path, EC);
+  if (EC)
+    throw SpecError(Path, "cannot write: " + EC.message());
+  Out << OS.str();
+  errs() << "profile: wrote " << Path << "\n";
+}
+
+} // namespace
+
+void report(const ReportOptions &O) {
+  if (O.profiles.empty())
+    throw SpecError("", "no profile given");
+  Profile P;
+  for (const std::string &Path : O.profiles)
+    readProfile(Path, P);
+  std::vector<Candidate *> Ranked;
+  for (auto &[Key, C] : P.candidates)
+    if (estimate(C, P, O))
+      Ranked.push_back(&C);
+  std::stable_sort(Ranked.begin(), Ranked.end(),
+                   [](const Candidate *A, const Candidate *B) { return A->score > B->score; });
+  // Facts of code that hardly ran are not worth a spec: below a thousandth of
+  // the best candidate's score.
+  llvm::erase_if(Ranked, [&](const Candidate *C) {
+    return C->score <= 0 || C->score < Ranked.front()->score / 1000;
+  });
+  if (Ranked.size() > O.top)
+    Ranked.resize(O.top);
+
+  outs() << "respec profile: " << P.candidates.size() << " value sites in "
+         << P.calls.size() << " functions; " << Ranked.size()
+         << " candidate predicates ranked by estimated benefit - cost\n"
+         << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
+         << " per write to the term, " << format("%g", O.replugCost) << " per change)\n\n";
+  unsigned Rank = 0;
+  std::map<std::string, std::vector<const Candidate *>> ByFunction;
+  for (const Candidate *C : Ranked) {
+    uint64_t Calls = P.calls.count(C->function) ? P.calls.at(C->function) : 0;
+    outs() << ++Rank << ". " << C->function << ": " << factText(*C) << "\n"
+           << "   " << C->kind << " at " << join(C->locations, ", ") << "; function called "
+           << Calls << " times\n";
+    if (C->kind == "region")
+      outs() << "   benefit " << C->stableReads << " (reads of unchanging memory), "
+             << C->bases << " distinct base address(es)";
+    else
+      outs() << "   benefit " << C->dominant.count << " (" << percent(C->dominant.count, C->count)
+             << " of " << C->count << "), cost " << C->writes << " writes to "
+             << (C->term.empty() ? "-" : C->term) << " + " << C->changes << " changes";
+    outs() << "; score " << format("%.0f", C->score) << "\n";
+    ByFunction[C->function].push_back(C);
+  }
+  if (!O.specDir.empty())
+    for (auto &[Function, Facts] : ByFunction)
+      writeDraftSpec(O.specDir, Function, Facts, P);
+}
+
+} // namespace respec::profile

@@ -1,0 +1,69 @@
+//===- ProfileReport.h - `respec profile report`: rank what a profile found -*- C++ -*-===//
+//
+// What it does. Reads the profiles an instrumented program wrote
+// (ValueProfilePass.cpp, profile/runtime) and ranks candidate predicates:
+// facts that held on (almost) every observation, with what specializing on
+// them would save and what keeping them true would cost.
+//
+// A candidate is a value site's dominant value in one function (sites with the
+// same expression in a function merge): `s->op == 0`, `s->ops->put == 0x...`,
+// a parameter's value, or a region (the memory an interpreter walks through a
+// parameter) whose every offset always read the same value. The estimate, in
+// the units the profile counts, follows Synthetix's model (seeds, file 000,
+// Eq. 1-2) with the run's own counts:
+//
+//   benefit  = observations of the dominant value (each is a load, a test and
+//              what depends on it, that specialization evaluates away)
+//   cost     = guard checks: every write to the term (TBAA base type and
+//              offset, counted in every function) costs GuardCost;
+//            + replugs: every change of the site's value costs ReplugCost
+//              (a broken quasi-invariant re-specializes or falls back);
+//            + for a parameter that is not always the same, a dispatch per
+//              call (1 each).
+//   score    = benefit - cost; ranked by score.
+//
+// GuardCost and ReplugCost are in units of one folded observation (a few
+// instructions); their defaults come from librespec's measured constants
+// (bench/results/runtime.json: a guarded store costs about what a plain store
+// and a check do, a replug microseconds), and are options. What the
+// specialized code actually saves is not measured here: the draft spec is what
+// to give `respec explain` for that.
+//
+// Profile format (text, one record per line, fields separated by tabs; the
+// first line is `respec-profile 1`):
+//
+//   call    FUNCTION LOCATION "" "" "" CALLS
+//   param   FUNCTION LOCATION NAME INDEX CTYPE COUNT CHANGES VALUES
+//   field   FUNCTION LOCATION EXPR TERM CTYPE COUNT CHANGES VALUES
+//   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS
+//   write   FUNCTION LOCATION "" TERM "" COUNT
+//
+// VALUES: comma-separated hex:count:error (space-saving top values); STATS:
+// offsets:changed:stable-reads:untracked:low:high.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RESPEC_PROFILE_PROFILEREPORT_H
+#define RESPEC_PROFILE_PROFILEREPORT_H
+
+#include <string>
+#include <vector>
+
+namespace respec::profile {
+
+struct ReportOptions {
+  std::vector<std::string> profiles;
+  unsigned top = 10;
+  /// Minimum share of a site's observations the dominant value must have.
+  double dominance = 0.9;
+  double guardCost = 1.0;
+  double replugCost = 1000.0;
+  /// Where draft specs go (one file per function of the top candidates); empty: none.
+  std::string specDir;
+};
+
+/// Prints the ranked report to standard output; throws SpecError on a bad profile.
+void report(const ReportOptions &Options);
+
+} // namespace respec::profile
+
+#endif

@@ -1,0 +1,472 @@
+//===- ValueProfilePass.cpp - Value-profiling instrumentation (a clang plugin) -===//
+//
+// What it does. Finds the facts worth a spec by watching a program run: clang
+// loads this pass (`-fpass-plugin=librespec-profile-pass.so`, what `respec
+// profile --cflags` prints) and it instruments each function of the program so
+// that librespec-profile (profile/runtime) records, while the user's workload
+// runs:
+//
+//   call    how often the function is entered;
+//   param   the values of each integer or pointer parameter;
+//   field   the values loaded through a parameter at a constant access path
+//           (`xdrs->x_op`, `xdrs->x_ops->x_putlong`: up to MaxDerefs loads deep);
+//   region  the loads through a parameter at a run-time offset (a program an
+//           interpreter walks: `pc[i].code`), per offset from the parameter:
+//           whether each offset always reads the same value;
+//   write   the stores to each struct field, by its TBAA access tag (base type
+//           and offset), in every function: a predicate on a field costs a
+//           guard at each of them (the field and write sites share the key).
+//
+// The sketches (top values, changes, per-offset stability) are the runtime's;
+// `respec profile report` ranks them (profile/ProfileReport.h).
+//
+// Why at the start of the pipeline, after SROA: functions are still the
+// source's (not yet inlined into their callers), and parameters are SSA values
+// rather than stack slots, so an access path is a chain of constant GEPs and
+// loads from an Argument. The instrumentation is then optimized with the code.
+// Functions clang marks optnone (-O0) are left alone: profile with -O1 or more.
+//
+// Knobs (environment, read when clang loads the plugin):
+//   RESPEC_PROFILE_MODE=calls        only call counts (a first, cheap profile)
+//   RESPEC_PROFILE_FUNCTIONS=a,b,... values only in these functions (calls and
+//                                    writes everywhere)
+//
+// Each site has a descriptor string (tab-separated: kind, function, file:line,
+// the C expression, its term, its C type) and a state slot the runtime fills
+// when the module's constructor registers them (null before: not counted).
+//
+//===----------------------------------------------------------------------===//
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace {
+
+/// Loads followed from a parameter to a field site (xdrs->x_ops->x_putlong: 1).
+constexpr unsigned MaxDerefs = 2;
+
+/// One step of an access path: the offset added to the pointer so far, then,
+/// unless it is the last step, the pointer loaded from there.
+struct PathStep {
+  int64_t offset;
+  const DIType *type; ///< the pointee's type at this step, when debug info says
+};
+
+/// Where a load's address comes from: parameter `argument`, then the steps.
+/// `dynamicOffset`: the last step adds a run-time offset (a region site).
+struct AccessPath {
+  const Argument *argument = nullptr;
+  SmallVector<int64_t, 3> offsets;
+  bool dynamicOffset = false;
+};
+
+/// Strips casts and constant GEPs from V, adding their offsets to Offset.
+const Value *stripConstantOffsets(const Value *V, int64_t &Offset, const DataLayout &DL) {
+  while (true) {
+    if (auto *GEP = dyn_cast<GEPOperator>(V)) {
+      APInt Step(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+      if (!GEP->accumulateConstantOffset(DL, Step))
+        return V;
+      Offset += Step.getSExtValue();
+      V = GEP->getPointerOperand();
+    } else if (auto *Cast = dyn_cast<BitCastOperator>(V)) {
+      V = Cast->getOperand(0);
+    } else {
+      return V;
+    }
+  }
+}
+
+/// The parameter every definition V may come from is an offset of (through
+/// GEPs of any index, phis and selects), if there is one: an interpreter's `pc`
+/// that starts at a parameter and moves by instructions.
+const Argument *onlyArgumentBehind(const Value *V) {
+  const Argument *Root = nullptr;
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<const Value *, 16> Work = {V};
+  while (!Work.empty()) {
+    const Value *Cur = Work.pop_back_val();
+    if (!Seen.insert(Cur).second)
+      continue;
+    if (auto *A = dyn_cast<Argument>(Cur)) {
+      if (Root && Root != A)
+        return nullptr;
+      Root = A;
+    } else if (auto *GEP = dyn_cast<GEPOperator>(Cur)) {
+      Work.push_back(GEP->getPointerOperand());
+    } else if (auto *Phi = dyn_cast<PHINode>(Cur)) {
+      Work.append(Phi->op_begin(), Phi->op_end());
+    } else if (auto *Select = dyn_cast<SelectInst>(Cur)) {
+      Work.append({Select->getTrueValue(), Select->getFalseValue()});
+    } else if (auto *Cast = dyn_cast<BitCastOperator>(Cur)) {
+      Work.push_back(Cast->getOperand(0));
+    } else {
+      return nullptr;
+    }
+  }
+  return Root;
+}
+
+/// The access path of a load's address, if it starts at a parameter.
+std::optional<AccessPath> accessPath(const Value *Address, const DataLayout &DL,
+                                     unsigned Depth = 0) {
+  int64_t Offset = 0;
+  const Value *Base = stripConstantOffsets(Address, Offset, DL);
+  if (auto *A = dyn_cast<Argument>(Base)) {
+    AccessPath Path;
+    Path.argument = A;
+    Path.offsets.push_back(Offset);
+    return Path;
+  }
+  if (auto *Load = dyn_cast<LoadInst>(Base); Load && Depth < MaxDerefs && !Load->isVolatile()) {
+    std::optional<AccessPath> Path = accessPath(Load->getPointerOperand(), DL, Depth + 1);
+    if (!Path || Path->dynamicOffset)
+      return std::nullopt;
+    Path->offsets.push_back(Offset);
+    return Path;
+  }
+  if (Depth == 0)
+    if (const Argument *A = onlyArgumentBehind(Base)) {
+      AccessPath Path;
+      Path.argument = A;
+      Path.dynamicOffset = true;
+      return Path;
+    }
+  return std::nullopt;
+}
+
+/// The parameter's debug-info variable, found through the dbg.value SROA left.
+const DILocalVariable *parameterVariable(const Argument &A) {
+  for (const Instruction &I : instructions(A.getParent()))
+    if (auto *DVI = dyn_cast<DbgValueInst>(&I))
+      if (DVI->getVariable()->getArg() == A.getArgNo() + 1)
+        return DVI->getVariable();
+  return nullptr;
+}
+
+/// The type behind typedefs and qualifiers.
+const DIType *strip(const DIType *T) {
+  while (auto *D = dyn_cast_or_null<DIDerivedType>(T)) {
+    unsigned Tag = D->getTag();
+    if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_const_type &&
+        Tag != dwarf::DW_TAG_volatile_type && Tag != dwarf::DW_TAG_restrict_type)
+      break;
+    T = D->getBaseType();
+  }
+  return T;
+}
+
+/// C spelling of a debug-info type, for the report and draft specs. Function
+/// pointers and arrays, which C spells around the name, are left as `void *`.
+std::string cType(const DIType *T) {
+  if (!T)
+    return "void";
+  if (auto *B = dyn_cast<DIBasicType>(T))
+    return B->getName().str();
+  if (auto *C = dyn_cast<DICompositeType>(T)) {
+    const char *Kind = C->getTag() == dwarf::DW_TAG_union_type  ? "union "
+                       : C->getTag() == dwarf::DW_TAG_enumeration_type ? "enum "
+                       : C->getTag() == dwarf::DW_TAG_structure_type   ? "struct "
+                                                                       : nullptr;
+    return Kind && !C->getName().empty() ? Kind + C->getName().str() : "void";
+  }
+  auto *D = cast<DIDerivedType>(T);
+  switch (D->getTag()) {
+  case dwarf::DW_TAG_typedef:
+    return D->getName().str();
+  case dwarf::DW_TAG_const_type:
+    return "const " + cType(D->getBaseType());
+  case dwarf::DW_TAG_volatile_type:
+    return "volatile " + cType(D->getBaseType());
+  case dwarf::DW_TAG_pointer_type:
+    if (isa_and_nonnull<DISubroutineType>(strip(D->getBaseType())))
+      return "function pointer";
+    return cType(D->getBaseType()) + " *";
+  default:
+    return cType(D->getBaseType());
+  }
+}
+
+/// The struct or union member at byte Offset of T (the innermost, for nested
+/// structs), with the offset left inside it; null without debug info.
+const DIDerivedType *memberAt(const DIType *T, int64_t &Offset) {
+  auto *C = dyn_cast_or_null<DICompositeType>(strip(T));
+  if (!C || (C->getTag() != dwarf::DW_TAG_structure_type && C->getTag() != dwarf::DW_TAG_union_type))
+    return nullptr;
+  for (const DINode *E : C->getElements()) {
+    auto *M = dyn_cast<DIDerivedType>(E);
+    if (!M || M->getTag() != dwarf::DW_TAG_member || M->isBitField())
+      continue;
+    int64_t Start = M->getOffsetInBits() / 8, Size = M->getSizeInBits() / 8;
+    if (Offset >= Start && Offset < Start + std::max<int64_t>(Size, 1)) {
+      Offset -= Start;
+      return M;
+    }
+  }
+  return nullptr;
+}
+
+/// `xdrs->x_ops->x_putlong` for a field path, with the loaded value's C type;
+/// `*(T *)((char *)p + 8)` where debug info does not name a step.
+std::pair<std::string, std::string> describePath(const AccessPath &Path, const Type *Loaded,
+                                                 const DataLayout &DL) {
+  const DILocalVariable *Var = parameterVariable(*Path.argument);
+  std::string Expr = Var ? Var->getName().str() : "arg" + std::to_string(Path.argument->getArgNo());
+  const DIType *T = Var ? Var->getType() : nullptr;
+  std::string Bits = std::to_string(DL.getTypeSizeInBits(const_cast<Type *>(Loaded)));
+  for (size_t Step = 0; Step < Path.offsets.size(); ++Step) {
+    int64_t Offset = Path.offsets[Step];
+    auto *Pointer = dyn_cast_or_null<DIDerivedType>(strip(T));
+    const DIType *Pointee =
+        Pointer && Pointer->getTag() == dwarf::DW_TAG_pointer_type ? Pointer->getBaseType() : nullptr;
+    std::string Member;
+    const DIType *Next = nullptr;
+    int64_t Left = Offset;
+    const DIType *Inside = Pointee;
+    bool First = true;
+    while (const DIDerivedType *M = memberAt(Inside, Left)) {
+      Member += (First ? "->" : ".") + M->getName().str();
+      First = false;
+      Next = M->getBaseType();
+      Inside = Next;
+    }
+    uint64_t ElementSize = Pointee ? strip(Pointee)->getSizeInBits() / 8 : 0;
+    if (First && Offset == 0 && Pointee) {
+      Expr = "*" + Expr;
+      Next = Pointee;
+    } else if (First && ElementSize && Offset % int64_t(ElementSize) == 0) {
+      Expr += "[" + std::to_string(Offset / int64_t(ElementSize)) + "]";
+      Next = Pointee;
+    } else if (First || Left != 0) {
+      Expr = "*(uint" + (Step + 1 == Path.offsets.size() ? Bits : "64") + "_t *)((char *)" +
+             Expr + " + " + std::to_string(Offset) + ")";
+      Next = nullptr;
+    } else {
+      Expr += Member;
+    }
+    if (Expr.front() == '*' && Step + 1 != Path.offsets.size())
+      Expr = "(" + Expr + ")";
+    T = Next;
+  }
+  return {Expr, T ? cType(T) : Loaded->isPointerTy() ? "void *" : "uint" + Bits + "_t"};
+}
+
+/// The term a TBAA access tag names: "XDR+0" (base type, offset), or "".
+std::string tbaaTerm(const Instruction &I) {
+  const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return "";
+  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
+  if (!Base || !Offset || Base->getNumOperands() < 1)
+    return "";
+  auto *Name = dyn_cast<MDString>(Base->getOperand(0));
+  // Scalar tags (a load of `int *`, not of a field) name no struct: no term.
+  if (!Name || Base == Tag->getOperand(1) || Base->getNumOperands() < 3)
+    return "";
+  return Name->getString().str() + "+" + std::to_string(Offset->getZExtValue());
+}
+
+std::string location(const Instruction &I) {
+  const DebugLoc &Loc = I.getDebugLoc();
+  if (!Loc)
+    return I.getFunction()->getSubprogram()
+               ? I.getFunction()->getSubprogram()->getFilename().str() + ":" +
+                     std::to_string(I.getFunction()->getSubprogram()->getLine())
+               : "?";
+  return cast<DIScope>(Loc.getScope())->getFilename().str() + ":" + std::to_string(Loc.getLine());
+}
+
+class ValueProfile {
+public:
+  explicit ValueProfile(Module &M) : M(M), DL(M.getDataLayout()), Ctx(M.getContext()) {
+    const char *Mode = getenv("RESPEC_PROFILE_MODE");
+    callsOnly = Mode && StringRef(Mode) == "calls";
+    if (const char *List = getenv("RESPEC_PROFILE_FUNCTIONS")) {
+      SmallVector<StringRef, 8> Names;
+      StringRef(List).split(Names, ',', -1, false);
+      for (StringRef Name : Names)
+        selected.insert(Name.trim());
+    }
+  }
+
+  bool run();
+
+private:
+  enum Kind { Call, Param, Field, Region, Write };
+  struct Site {
+    std::string descriptor;
+    Kind kind;
+  };
+
+  /// A new site's state slot (the runtime's pointer), loaded at B.
+  Value *stateFor(IRBuilder<> &B, Kind K, std::string Descriptor);
+  void instrumentFunction(Function &F);
+  void instrumentLoad(LoadInst &Load);
+  void registerSites();
+  FunctionCallee hook(StringRef Name, ArrayRef<Type *> Params);
+
+  Module &M;
+  const DataLayout &DL;
+  LLVMContext &Ctx;
+  bool callsOnly = false;
+  StringSet<> selected;
+  std::vector<Site> sites;
+  GlobalVariable *states = nullptr;
+  /// Sites are appended before the state array's size is known: their slots
+  /// are GEPs into a placeholder replaced in registerSites.
+  GlobalVariable *placeholder = nullptr;
+};
+
+FunctionCallee ValueProfile::hook(StringRef Name, ArrayRef<Type *> Params) {
+  return M.getOrInsertFunction(Name, FunctionType::get(Type::getVoidTy(Ctx), Params, false));
+}
+
+Value *ValueProfile::stateFor(IRBuilder<> &B, Kind K, std::string Descriptor) {
+  static const char *Names[] = {"call", "param", "field", "region", "write"};
+  sites.push_back({std::string(Names[K]) + "\t" + Descriptor, K});
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Value *Slot = B.CreateConstInBoundsGEP2_64(ArrayType::get(Ptr, 0), placeholder, 0, sites.size() - 1);
+  return B.CreateLoad(Ptr, Slot, "respec.profile.state");
+}
+
+void ValueProfile::instrumentFunction(Function &F) {
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  std::string Where = F.getName().str() + "\t" +
+                      (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
+                                               std::to_string(F.getSubprogram()->getLine())
+                                         : std::string("?"));
+  B.CreateCall(hook("__respec_profile_enter", {Ptr}), {stateFor(B, Call, Where + "\t\t\t")});
+  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName()));
+  if (Values)
+    for (Argument &A : F.args()) {
+      Type *T = A.getType();
+      if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)))
+        continue;
+      const DILocalVariable *Var = parameterVariable(A);
+      std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(A.getArgNo());
+      std::string Type = Var ? cType(Var->getType()) : T->isPointerTy() ? "void *" : "long";
+      Value *V = T->isPointerTy() ? B.CreatePtrToInt(&A, I64) : B.CreateZExt(&A, I64);
+      B.CreateCall(hook("__respec_profile_value", {Ptr, I64}),
+                   {stateFor(B, Param, Where + "\t" + Name + "\t" + std::to_string(A.getArgNo()) +
+                                           "\t" + Type),
+                    V});
+    }
+  SmallVector<Instruction *, 64> Accesses;
+  for (Instruction &I : instructions(F))
+    if (isa<LoadInst>(I) || isa<StoreInst>(I))
+      Accesses.push_back(&I);
+  for (Instruction *I : Accesses) {
+    if (auto *Store = dyn_cast<StoreInst>(I)) {
+      if (callsOnly)
+        continue;
+      std::string Term = tbaaTerm(*Store);
+      if (Term.empty())
+        continue;
+      IRBuilder<> SB(Store);
+      SB.CreateCall(hook("__respec_profile_write", {Ptr}),
+                    {stateFor(SB, Write, F.getName().str() + "\t" + location(*Store) + "\t\t" +
+                                             Term + "\t")});
+    } else if (Values) {
+      instrumentLoad(*cast<LoadInst>(I));
+    }
+  }
+}
+
+void ValueProfile::instrumentLoad(LoadInst &Load) {
+  Type *T = Load.getType();
+  if (Load.isVolatile() || !(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)))
+    return;
+  std::optional<AccessPath> Path = accessPath(Load.getPointerOperand(), DL);
+  if (!Path)
+    return;
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  IRBuilder<> B(Load.getNextNode());
+  Value *V = T->isPointerTy() ? B.CreatePtrToInt(&Load, I64) : B.CreateZExt(&Load, I64);
+  std::string Where = Load.getFunction()->getName().str() + "\t" + location(Load);
+  if (Path->dynamicOffset) {
+    const DILocalVariable *Var = parameterVariable(*Path->argument);
+    std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(Path->argument->getArgNo());
+    std::string Type = Var ? cType(Var->getType()) : "void *";
+    B.CreateCall(hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64}),
+                 {stateFor(B, Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
+                  const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V});
+    return;
+  }
+  auto [Expr, Type] = describePath(*Path, T, DL);
+  B.CreateCall(hook("__respec_profile_value", {Ptr, I64}),
+               {stateFor(B, Field, Where + "\t" + Expr + "\t" + tbaaTerm(Load) + "\t" + Type), V});
+}
+
+void ValueProfile::registerSites() {
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  ArrayType *Slots = ArrayType::get(Ptr, sites.size());
+  states = new GlobalVariable(M, Slots, false, GlobalValue::InternalLinkage,
+                              Constant::getNullValue(Slots), "__respec_profile_states");
+  placeholder->replaceAllUsesWith(states);
+  placeholder->eraseFromParent();
+  std::vector<Constant *> Descriptors;
+  for (const Site &S : sites)
+    Descriptors.push_back(IRBuilder<>(Ctx).CreateGlobalStringPtr(S.descriptor, "", 0, &M));
+  ArrayType *DescriptorArray = ArrayType::get(Ptr, Descriptors.size());
+  auto *Table = new GlobalVariable(M, DescriptorArray, true, GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(DescriptorArray, Descriptors),
+                                   "__respec_profile_descriptors");
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage, "__respec_profile_module_init", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
+  B.CreateCall(hook("__respec_profile_register", {Ptr, Ptr, Type::getInt64Ty(Ctx)}),
+               {Table, states, B.getInt64(sites.size())});
+  B.CreateRetVoid();
+  // Before the program's own constructors (priority 0 runs first of the 65535
+  // range user code gets), so that code they run is counted.
+  appendToGlobalCtors(M, Ctor, 0);
+}
+
+bool ValueProfile::run() {
+  placeholder = new GlobalVariable(M, ArrayType::get(PointerType::getUnqual(Ctx), 0), false,
+                                   GlobalValue::InternalLinkage, nullptr, "respec.profile.placeholder");
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasOptNone() || F.getName().startswith("__respec_profile"))
+      continue;
+    instrumentFunction(F);
+  }
+  if (sites.empty()) {
+    placeholder->eraseFromParent();
+    return false;
+  }
+  registerSites();
+  return true;
+}
+
+struct ValueProfilePass : PassInfoMixin<ValueProfilePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return ValueProfile(M).run() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "respec-value-profile", "1", [](PassBuilder &PB) {
+            PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+              // Parameters out of their stack slots first: access paths start
+              // at Arguments (the file comment says why).
+              MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass(SROAOptions::PreserveCFG)));
+              MPM.addPass(ValueProfilePass());
+            });
+          }};
+}

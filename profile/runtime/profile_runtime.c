@@ -1,0 +1,256 @@
+/*
+ * profile_runtime.c — librespec-profile: what the value-profiling
+ * instrumentation (profile/ValueProfilePass.cpp) records, and the profile it
+ * writes when the program exits.
+ *
+ * Each instrumented module registers its sites from a constructor: a
+ * descriptor string per site and a slot this library fills with the site's
+ * state. A site's state is a small sketch, updated under a per-site spin lock
+ * (sites are rarely contended; a lock keeps the sketch's words consistent when
+ * they are):
+ *
+ *   value sites (param, field): observations, changes (how often a value
+ *     differed from the site's previous one: a value that alternates is not
+ *     stable even when it is frequent) and the top SKETCH_VALUES values by the
+ *     space-saving algorithm (a value not in the table takes the place of the
+ *     least counted one and inherits its count as error), so the dominant
+ *     value's count is exact whenever it never left the table;
+ *   region sites: per offset from the parameter, the first value read there
+ *     and whether a later read differed (an open-addressed table of
+ *     REGION_OFFSETS offsets; more offsets are counted, not tracked);
+ *   call and write sites: a count.
+ *
+ * The profile (format in profile/ProfileReport.h) goes to $RESPEC_PROFILE_OUT, where
+ * "%p" becomes the process id (default respec-profile.%p.txt): written to a
+ * temporary name and renamed, so that a profile is never half-written.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SKETCH_VALUES 8
+#define REGION_OFFSETS 1024
+
+enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE };
+
+struct region_cell {
+	int64_t offset;
+	uint64_t value;
+	uint64_t reads;
+	int used, changed;
+};
+
+struct site {
+	atomic_flag lock;
+	enum site_kind kind;
+	const char *descriptor;
+	_Atomic uint64_t hits; /* call and write sites: no lock */
+	uint64_t count, changes, last;
+	uint64_t values[SKETCH_VALUES], counts[SKETCH_VALUES], errors[SKETCH_VALUES];
+	unsigned used;
+	/* region sites */
+	struct region_cell *cells;
+	uint64_t untracked, bases;
+	uintptr_t base;
+	struct site *next;
+};
+
+static struct site *all_sites;
+static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
+static int exit_hook_set;
+
+static void lock(atomic_flag *flag)
+{
+	while (atomic_flag_test_and_set_explicit(flag, memory_order_acquire))
+		;
+}
+
+static void unlock(atomic_flag *flag)
+{
+	atomic_flag_clear_explicit(flag, memory_order_release);
+}
+
+static void write_profile(void);
+
+void __respec_profile_register(const char *const *descriptors, struct site **states, uint64_t n)
+{
+	static const char *kinds[] = {"call", "param", "field", "region", "write"};
+	for (uint64_t i = 0; i < n; i++) {
+		struct site *s = calloc(1, sizeof *s);
+		if (!s)
+			return; /* unprofiled from here on: the program itself must not fail */
+		atomic_flag_clear(&s->lock);
+		s->descriptor = descriptors[i];
+		for (int k = 0; k < 5; k++)
+			if (strncmp(descriptors[i], kinds[k], strlen(kinds[k])) == 0 &&
+			    descriptors[i][strlen(kinds[k])] == '\t')
+				s->kind = (enum site_kind)k;
+		lock(&registry_lock);
+		s->next = all_sites;
+		all_sites = s;
+		unlock(&registry_lock);
+		states[i] = s;
+	}
+	lock(&registry_lock);
+	if (!exit_hook_set) {
+		exit_hook_set = 1;
+		atexit(write_profile);
+	}
+	unlock(&registry_lock);
+}
+
+void __respec_profile_enter(struct site *s)
+{
+	if (s)
+		atomic_fetch_add_explicit(&s->hits, 1, memory_order_relaxed);
+}
+
+void __respec_profile_write(struct site *s)
+{
+	__respec_profile_enter(s);
+}
+
+/* Space-saving: the value's counter, else the least counted one's. */
+static void sketch_add(struct site *s, uint64_t value)
+{
+	unsigned least = 0;
+	for (unsigned i = 0; i < s->used; i++) {
+		if (s->values[i] == value) {
+			s->counts[i]++;
+			return;
+		}
+		if (s->counts[i] < s->counts[least])
+			least = i;
+	}
+	if (s->used < SKETCH_VALUES) {
+		s->values[s->used] = value;
+		s->counts[s->used++] = 1;
+		return;
+	}
+	s->values[least] = value;
+	s->errors[least] = s->counts[least];
+	s->counts[least]++;
+}
+
+void __respec_profile_value(struct site *s, uint64_t value)
+{
+	if (!s)
+		return;
+	lock(&s->lock);
+	if (s->count && value != s->last)
+		s->changes++;
+	s->count++;
+	s->last = value;
+	sketch_add(s, value);
+	unlock(&s->lock);
+}
+
+void __respec_profile_region(struct site *s, const void *base, const void *address, uint64_t value)
+{
+	if (!s)
+		return;
+	lock(&s->lock);
+	if (!s->cells)
+		s->cells = calloc(REGION_OFFSETS, sizeof *s->cells);
+	if (!s->count || s->base != (uintptr_t)base)
+		s->bases += !s->count || s->base != (uintptr_t)base;
+	s->base = (uintptr_t)base;
+	s->count++;
+	int64_t offset = (int64_t)((uintptr_t)address - (uintptr_t)base);
+	struct region_cell *cell = NULL;
+	if (s->cells) {
+		uint64_t h = (uint64_t)offset * 0x9e3779b97f4a7c15ULL;
+		for (unsigned probe = 0; probe < 16; probe++) {
+			struct region_cell *c = &s->cells[(h + probe) % REGION_OFFSETS];
+			if (!c->used || c->offset == offset) {
+				cell = c;
+				break;
+			}
+		}
+	}
+	if (!cell) {
+		s->untracked++;
+	} else if (!cell->used) {
+		cell->used = 1;
+		cell->offset = offset;
+		cell->value = value;
+		cell->reads = 1;
+	} else {
+		cell->changed |= cell->value != value;
+		cell->reads++;
+	}
+	unlock(&s->lock);
+}
+
+static void write_site(FILE *out, struct site *s)
+{
+	uint64_t count = s->kind == SITE_CALL || s->kind == SITE_WRITE ? atomic_load(&s->hits) : s->count;
+	if (!count)
+		return;
+	fprintf(out, "%s\t%llu", s->descriptor, (unsigned long long)count);
+	if (s->kind == SITE_PARAM || s->kind == SITE_FIELD) {
+		fprintf(out, "\t%llu\t", (unsigned long long)s->changes);
+		for (unsigned i = 0; i < s->used; i++)
+			fprintf(out, "%s%llx:%llu:%llu", i ? "," : "", (unsigned long long)s->values[i],
+				(unsigned long long)s->counts[i], (unsigned long long)s->errors[i]);
+	} else if (s->kind == SITE_REGION) {
+		uint64_t offsets = 0, changed = 0, stable_reads = 0;
+		int64_t low = INT64_MAX, high = INT64_MIN;
+		for (unsigned i = 0; s->cells && i < REGION_OFFSETS; i++) {
+			struct region_cell *c = &s->cells[i];
+			if (!c->used)
+				continue;
+			offsets++;
+			changed += c->changed;
+			stable_reads += c->changed ? 0 : c->reads;
+			low = c->offset < low ? c->offset : low;
+			high = c->offset > high ? c->offset : high;
+		}
+		fprintf(out, "\t%llu\t%llu:%llu:%llu:%llu:%lld:%lld",
+			(unsigned long long)s->bases, (unsigned long long)offsets,
+			(unsigned long long)changed, (unsigned long long)stable_reads,
+			(unsigned long long)s->untracked, (long long)(offsets ? low : 0),
+			(long long)(offsets ? high : 0));
+	}
+	fputc('\n', out);
+}
+
+static void write_profile(void)
+{
+	const char *pattern = getenv("RESPEC_PROFILE_OUT");
+	char path[4096], temporary[4200];
+	size_t n = 0;
+	if (!pattern || !*pattern)
+		pattern = "respec-profile.%p.txt";
+	for (const char *p = pattern; *p && n + 24 < sizeof path; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			n += (size_t)snprintf(path + n, sizeof path - n, "%ld", (long)getpid());
+			p++;
+		} else {
+			path[n++] = *p;
+		}
+	}
+	path[n] = 0;
+	snprintf(temporary, sizeof temporary, "%s.partial.%ld", path, (long)getpid());
+	FILE *out = fopen(temporary, "w");
+	if (!out) {
+		fprintf(stderr, "respec profile: cannot write %s\n", temporary);
+		return;
+	}
+	fprintf(out, "respec-profile 1\n");
+	lock(&registry_lock);
+	for (struct site *s = all_sites; s; s = s->next) {
+		lock(&s->lock);
+		write_site(out, s);
+		unlock(&s->lock);
+	}
+	unlock(&registry_lock);
+	if (fclose(out) != 0 || rename(temporary, path) != 0) {
+		fprintf(stderr, "respec profile: cannot write %s\n", path);
+		unlink(temporary);
+	}
+}

@@ -1,0 +1,99 @@
+// A stream whose operation and operations table never change, an interpreter
+// running one constant program, a cursor that changes on every call, and a
+// mode re-stored before every read: the report must rank the first two kinds,
+// in that order, and neither of the others.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: sh -c '%clang -O2 $(%respec profile --cflags) %s $(%respec profile --ldflags) -o %t/program'
+// RUN: env RESPEC_PROFILE_OUT=%t/profile.txt %t/program 2000
+// RUN: %respec profile report %t/profile.txt --specs %t/specs | FileCheck %s
+// RUN: FileCheck %s --check-prefix=SPEC < %t/specs/code_int_spec.c
+// RUN: FileCheck %s --check-prefix=RAW < %t/profile.txt
+//
+// CHECK: 1. code_int: s->ops->put == 0x{{[0-9a-f]+}}
+// CHECK-NEXT: field at {{.*}}stream-and-interpreter.c:[[#]]; function called 32000 times
+// CHECK-NEXT: benefit 32000 (100.0% of 32000), cost 0 writes to ops+0 + 0 changes; score 32000
+// CHECK: 2. code_int: s->op == 0
+// CHECK-NEXT: field
+// CHECK-NEXT: benefit 32000 (100.0% of 32000), cost 1 writes to stream+0 + 0 changes; score 31999
+// CHECK: 3. code_int: s->ops == 0x{{[0-9a-f]+}}
+// CHECK: 4. run: memory behind 'pc' (const struct insn *) is constant: reads at offsets 0..40
+// CHECK-NEXT: region at
+// CHECK-NEXT: benefit 18000 (reads of unchanging memory), 1 distinct base address(es); score 18000
+// CHECK-NOT: left
+// CHECK-NOT: mode
+// CHECK-NOT: . main
+//
+// SPEC: RESPEC_SPECIALIZE
+// SPEC: respec_assume(s->op == 0);
+//
+// The raw profile: the program's six instructions, no offset read two values;
+// the mode, always 1, is written as often as it is read (no candidate).
+// RAW-DAG: region run {{.*}}stream-and-interpreter.c:[[#]] pc insn+0 const struct insn * 12000 1 6:0:12000:0:0:40
+// RAW-DAG: write main {{.*}}stream-and-interpreter.c:[[#]] stream+28 2000
+// RAW-DAG: field uses_mode {{.*}} s->mode stream+28 int 2000 0 1:2000:0
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct stream;
+enum op { ENCODE, DECODE };
+struct ops { int (*put)(struct stream *, int32_t); };
+struct stream {
+  enum op op;
+  const struct ops *ops;
+  unsigned char *cur;
+  unsigned left;
+  int mode;
+};
+struct insn { uint16_t code; int32_t k; };
+
+static int put(struct stream *s, int32_t v) {
+  if (s->left < 4)
+    return 0;
+  for (int i = 0; i < 4; i++)
+    *s->cur++ = (unsigned char)(v >> (24 - 8 * i));
+  s->left -= 4;
+  return 1;
+}
+static const struct ops stream_ops = {put};
+
+__attribute__((noinline)) int code_int(struct stream *s, int32_t *v) {
+  if (s->op == ENCODE)
+    return s->ops->put(s, *v);
+  return 0;
+}
+
+__attribute__((noinline)) int uses_mode(struct stream *s) { return s->mode * 3; }
+
+__attribute__((noinline)) int32_t run(const struct insn *pc, int32_t x) {
+  int32_t acc = 0;
+  for (;; pc++) {
+    switch (pc->code) {
+    case 0: return acc;
+    case 1: acc += pc->k; break;
+    case 2: acc *= x; break;
+    case 3: acc ^= pc->k; break;
+    }
+  }
+}
+
+static const struct insn program[] = {{1, 3}, {2, 0}, {3, 7}, {2, 0}, {1, 1}, {0, 0}};
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 1000;
+  unsigned char buf[64];
+  struct stream s = {ENCODE, &stream_ops, buf, sizeof buf, 1};
+  int64_t total = 0;
+  for (int i = 0; i < n; i++) {
+    s.cur = buf;
+    s.left = sizeof buf;
+    for (int32_t j = 0; j < 16; j++)
+      total += code_int(&s, &j);
+    s.mode = 1;
+    total += uses_mode(&s);
+    total += run(program, i);
+  }
+  printf("%lld\n", (long long)total);
+  return 0;
+}

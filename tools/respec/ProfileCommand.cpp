@@ -1,0 +1,148 @@
+//===- ProfileCommand.cpp - `respec profile`: the command line of profile/ -===//
+//
+// A thin front end: prints the flags that build a program with the value
+// profiling, and ranks the profiles its runs wrote (profile/ProfileReport.h).
+//
+//===----------------------------------------------------------------------===//
+#include "ProfileCommand.h"
+#include "Diagnostics.h"
+#include "ProfileReport.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstring>
+
+using namespace llvm;
+using namespace respec;
+
+namespace {
+
+const char *ProfileUsage = R"usage(respec profile — find what to specialize from a run of the program
+
+usage:
+  respec profile --cflags              flags to compile the program with
+  respec profile --ldflags             flags to link it with
+  respec profile report PROFILE... [options]
+
+1. Build the program with clang-16, adding the flags respec profile prints
+   (a pass plugin that instruments every function, and debug info so that the
+   report can name fields), at -O1 or more:
+     make CC=clang-16 CFLAGS="-O2 $(respec profile --cflags)" \
+          LDFLAGS="$(respec profile --ldflags)"
+   With RESPEC_PROFILE_MODE=calls in clang's environment only call counts are
+   recorded (a cheap first run); with RESPEC_PROFILE_FUNCTIONS=f,g values are
+   recorded only in those functions (call counts and writes everywhere).
+2. Run the workload. Each process writes its profile when it exits, to
+   $RESPEC_PROFILE_OUT ("%p" becomes its process id; default
+   respec-profile.%p.txt).
+3. respec profile report PROFILE... ranks the candidate predicates: the
+   values a parameter or a field behind one took on (almost) every
+   observation, and the memory an interpreter walks through a parameter that
+   never changed, by observations of that value (what specialization folds)
+   minus the cost of keeping it true (a guard per write to the field, a
+   replug per change). With --specs DIR it writes a draft spec per function.
+
+report options:
+  --top N              candidates to list (default 10)
+  --dominance X        share of a site's observations its value must have to be
+                       a candidate (default 0.9)
+  --guard-cost N       cost of one write to a predicate's field, in folded
+                       observations (default 1)
+  --replug-cost N      cost of one change of the value (default 1000)
+  --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
+  -h, --help           this text
+
+example (test/profile/stream-and-interpreter.c runs one on a stream and an interpreter):
+  clang-16 -O2 $(respec profile --cflags) vm.c $(respec profile --ldflags) -o vm
+  RESPEC_PROFILE_OUT=vm.profile ./vm < workload
+  respec profile report vm.profile --specs specs
+)usage";
+
+/// An installed respec's file in its library directory, else the build tree's.
+std::string findFile(const char *Name, const char *BuildTreePath) {
+  static int Anchor;
+  SmallString<256> Installed(sys::path::parent_path(sys::fs::getMainExecutable("respec", &Anchor)));
+  sys::path::append(Installed, RESPEC_LIB_DIR_FROM_BINDIR, Name);
+  sys::path::remove_dots(Installed, /*remove_dot_dot=*/true);
+  if (sys::fs::exists(Installed))
+    return Installed.str().str();
+  if (sys::fs::exists(BuildTreePath))
+    return BuildTreePath;
+  throw SpecError("", std::string("cannot find ") + Name + " (built with respec's build tree, "
+                      "installed in its library directory)");
+}
+
+unsigned unsignedValue(StringRef Option, StringRef Text) {
+  unsigned N;
+  if (Text.getAsInteger(10, N))
+    throw SpecError("", Option.str() + " takes a number, not '" + Text.str() + "'");
+  return N;
+}
+
+double realValue(StringRef Option, StringRef Text) {
+  double X;
+  if (Text.getAsDouble(X) || X < 0)
+    throw SpecError("", Option.str() + " takes a non-negative number, not '" + Text.str() + "'");
+  return X;
+}
+
+int run(int Argc, char **Argv) {
+  if (Argc == 0 || !strcmp(Argv[0], "-h") || !strcmp(Argv[0], "--help")) {
+    outs() << ProfileUsage;
+    return Argc == 0 ? 2 : 0;
+  }
+  if (!strcmp(Argv[0], "--cflags")) {
+    outs() << "-g -fpass-plugin="
+           << findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN) << "\n";
+    return 0;
+  }
+  if (!strcmp(Argv[0], "--ldflags")) {
+    outs() << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME) << "\n";
+    return 0;
+  }
+  if (strcmp(Argv[0], "report"))
+    throw SpecError("", std::string("unknown command '") + Argv[0] +
+                            "' (respec profile --help lists them)");
+  profile::ReportOptions O;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg = Argv[I];
+    auto Value = [&]() -> StringRef {
+      if (I + 1 >= Argc)
+        throw SpecError("", Arg.str() + " needs a value");
+      return Argv[++I];
+    };
+    if (Arg == "-h" || Arg == "--help") {
+      outs() << ProfileUsage;
+      return 0;
+    } else if (Arg == "--top") {
+      O.top = unsignedValue(Arg, Value());
+    } else if (Arg == "--dominance") {
+      O.dominance = realValue(Arg, Value());
+    } else if (Arg == "--guard-cost") {
+      O.guardCost = realValue(Arg, Value());
+    } else if (Arg == "--replug-cost") {
+      O.replugCost = realValue(Arg, Value());
+    } else if (Arg == "--specs") {
+      O.specDir = Value().str();
+    } else if (Arg.startswith("-")) {
+      throw SpecError("", "unknown option '" + Arg.str() + "' (respec profile --help)");
+    } else {
+      O.profiles.push_back(Arg.str());
+    }
+  }
+  profile::report(O);
+  return 0;
+}
+
+} // namespace
+
+int runProfileCommand(int Argc, char **Argv) {
+  try {
+    return run(Argc, Argv);
+  } catch (const SpecError &E) {
+    errs() << (E.where.empty() ? "respec profile" : E.where) << ": error: " << E.what() << "\n";
+    return 1;
+  }
+}
