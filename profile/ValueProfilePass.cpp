@@ -344,6 +344,11 @@ Value *ValueProfile::stateFor(IRBuilder<> &B, Kind K, std::string Descriptor) {
 
 void ValueProfile::instrumentFunction(Function &F) {
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  // The function's own accesses, before the instrumentation adds its loads.
+  SmallVector<Instruction *, 64> Accesses;
+  for (Instruction &I : instructions(F))
+    if (isa<LoadInst>(I) || isa<StoreInst>(I))
+      Accesses.push_back(&I);
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   std::string Where = F.getName().str() + "\t" +
                       (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
@@ -365,10 +370,6 @@ void ValueProfile::instrumentFunction(Function &F) {
                                            "\t" + Type),
                     V});
     }
-  SmallVector<Instruction *, 64> Accesses;
-  for (Instruction &I : instructions(F))
-    if (isa<LoadInst>(I) || isa<StoreInst>(I))
-      Accesses.push_back(&I);
   for (Instruction *I : Accesses) {
     if (auto *Store = dyn_cast<StoreInst>(I)) {
       if (callsOnly)
