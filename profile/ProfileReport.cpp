@@ -172,6 +172,15 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return S;
 }
 
+/// The first few sites' locations, and how many more.
+std::string locationsText(const std::vector<std::string> &Locations) {
+  constexpr size_t Shown = 3;
+  std::string Text = join(ArrayRef(Locations).take_front(Shown), ", ");
+  if (Locations.size() > Shown)
+    Text += " and " + std::to_string(Locations.size() - Shown) + " more";
+  return Text;
+}
+
 /// A spec to start from: the facts of one function, as respec's vocabulary
 /// states them, with what the profile saw beside each.
 void writeDraftSpec(const std::string &Dir, const std::string &Function,
@@ -248,7 +257,7 @@ void report(const ReportOptions &O) {
   for (const Candidate *C : Ranked) {
     uint64_t Calls = P.calls.count(C->function) ? P.calls.at(C->function) : 0;
     outs() << ++Rank << ". " << C->function << ": " << factText(*C) << "\n"
-           << "   " << C->kind << " at " << join(C->locations, ", ") << "; function called "
+           << "   " << C->kind << " at " << locationsText(C->locations) << "; function called "
            << Calls << " times\n";
     if (C->kind == "region")
       outs() << "   benefit " << C->stableReads << " (reads of unchanging memory), "

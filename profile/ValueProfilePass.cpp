@@ -242,7 +242,8 @@ std::pair<std::string, std::string> describePath(const AccessPath &Path, const T
       Next = M->getBaseType();
       Inside = Next;
     }
-    uint64_t ElementSize = Pointee ? strip(Pointee)->getSizeInBits() / 8 : 0;
+    const DIType *Element = strip(Pointee); // null for `void *`
+    uint64_t ElementSize = Element ? Element->getSizeInBits() / 8 : 0;
     if (First && Offset == 0 && Pointee) {
       Expr = "*" + Expr;
       Next = Pointee;

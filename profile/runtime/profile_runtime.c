@@ -22,9 +22,14 @@
  *
  * The profile (format in profile/ProfileReport.h) goes to $RESPEC_PROFILE_OUT, where
  * "%p" becomes the process id (default respec-profile.%p.txt): written to a
- * temporary name and renamed, so that a profile is never half-written.
+ * temporary name and renamed, so that a profile is never half-written. It is
+ * written at exit(), and at _exit() and _Exit() too: `respec profile --ldflags`
+ * wraps them (-Wl,--wrap), since programs that must not run destructors end
+ * that way. A process killed by a signal writes nothing. A forked child starts
+ * from zero (pthread_atfork), so that its profile and its parent's add up.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +80,7 @@ static void unlock(atomic_flag *flag)
 }
 
 static void write_profile(void);
+static void reset_in_child(void);
 
 void __respec_profile_register(const char *const *descriptors, struct site **states, uint64_t n)
 {
@@ -99,6 +105,7 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 	if (!exit_hook_set) {
 		exit_hook_set = 1;
 		atexit(write_profile);
+		pthread_atfork(NULL, NULL, reset_in_child);
 	}
 	unlock(&registry_lock);
 }
@@ -219,8 +226,40 @@ static void write_site(FILE *out, struct site *s)
 	fputc('\n', out);
 }
 
+/* The child's sites count only what the child does (the locks are free: fork
+ * keeps only the thread that called it, which held none of them). */
+static void reset_in_child(void)
+{
+	for (struct site *s = all_sites; s; s = s->next) {
+		atomic_store(&s->hits, 0);
+		s->count = s->changes = s->untracked = s->bases = 0;
+		s->used = 0;
+		if (s->cells)
+			memset(s->cells, 0, REGION_OFFSETS * sizeof *s->cells);
+	}
+}
+
+static atomic_flag profile_written = ATOMIC_FLAG_INIT;
+
+void __real__exit(int status) __attribute__((noreturn));
+void __real__Exit(int status) __attribute__((noreturn));
+
+void __wrap__exit(int status)
+{
+	write_profile();
+	__real__exit(status);
+}
+
+void __wrap__Exit(int status)
+{
+	write_profile();
+	__real__Exit(status);
+}
+
 static void write_profile(void)
 {
+	if (atomic_flag_test_and_set(&profile_written))
+		return;
 	const char *pattern = getenv("RESPEC_PROFILE_OUT");
 	char path[4096], temporary[4200];
 	size_t n = 0;

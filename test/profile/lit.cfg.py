@@ -7,3 +7,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import lit_respec
 
 lit_respec.configure(config, "respec-profile", [".c"], os.path.dirname(__file__))
+
+# A case study's profiled program, when its case study is built.
+pcap = os.path.join(config.profiled_dir, "respec-pcap-profiled")
+if os.path.exists(pcap) and config.bpf_traces:
+    config.available_features.add("bpf")
+    config.substitutions.append(("%pcap-profiled", pcap))
+    config.substitutions.append(("%bpf-traces", config.bpf_traces))

@@ -20,6 +20,9 @@
 // CHECK: 4. run: memory behind 'pc' (const struct insn *) is constant: reads at offsets 0..40
 // CHECK-NEXT: region at
 // CHECK-NEXT: benefit 18000 (reads of unchanging memory), 1 distinct base address(es); score 18000
+// A load at an offset from a `void *` has no member to name (this crashed the
+// plugin once, on libpcap):
+// CHECK: 5. uses_opaque: *(uint32_t *)((char *)context + 4) == 3
 // CHECK-NOT: left
 // CHECK-NOT: mode
 // CHECK-NOT: . main
@@ -66,6 +69,10 @@ __attribute__((noinline)) int code_int(struct stream *s, int32_t *v) {
 
 __attribute__((noinline)) int uses_mode(struct stream *s) { return s->mode * 3; }
 
+__attribute__((noinline)) int uses_opaque(const void *context) {
+  return *(const int32_t *)((const char *)context + 4);
+}
+
 __attribute__((noinline)) int32_t run(const struct insn *pc, int32_t x) {
   int32_t acc = 0;
   for (;; pc++) {
@@ -93,6 +100,7 @@ int main(int argc, char **argv) {
     s.mode = 1;
     total += uses_mode(&s);
     total += run(program, i);
+    total += uses_opaque(program);
   }
   printf("%lld\n", (long long)total);
   return 0;

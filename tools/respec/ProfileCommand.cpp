@@ -36,7 +36,9 @@ usage:
    recorded only in those functions (call counts and writes everywhere).
 2. Run the workload. Each process writes its profile when it exits, to
    $RESPEC_PROFILE_OUT ("%p" becomes its process id; default
-   respec-profile.%p.txt).
+   respec-profile.%p.txt), also when it ends with _exit(); a process killed
+   by a signal writes none (stop servers with their shutdown command). A
+   forked child's profile counts only what the child did.
 3. respec profile report PROFILE... ranks the candidate predicates: the
    values a parameter or a field behind one took on (almost) every
    observation, and the memory an interpreter walks through a parameter that
@@ -99,7 +101,9 @@ int run(int Argc, char **Argv) {
     return 0;
   }
   if (!strcmp(Argv[0], "--ldflags")) {
-    outs() << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME) << "\n";
+    // _exit and _Exit wrapped: the profile is written however the program ends.
+    outs() << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)
+           << " -Wl,--wrap=_exit -Wl,--wrap=_Exit -pthread\n";
     return 0;
   }
   if (strcmp(Argv[0], "report"))

@@ -1,0 +1,15 @@
+// The BPF case study, found without being told: respec-pcap (tools/respec-pcap)
+// built with the value profiling and libpcap's interpreter (examples/profile),
+// filtering a synthetic capture with its interpreter. The filter program, memory
+// the interpreter walks through its `pc` parameter and that never changes, must
+// rank first: it is what examples/bpf specializes.
+//
+// REQUIRES: bpf
+// RUN: rm -f %t.profile
+// RUN: env RESPEC_PROFILE_OUT=%t.profile %pcap-profiled --engine=interp --quiet \
+// RUN:   'tcp port 80 and (tcp[tcpflags] & tcp-syn) != 0' %bpf-traces/synthetic-mix.pcap
+// RUN: %respec profile report %t.profile --top 3 | FileCheck %s
+//
+// CHECK: 1. {{(pcap|bpf)}}_filter_with_aux_data: memory behind 'pc' (const struct bpf_insn *) is constant
+// CHECK-NEXT: region at {{.*}}bpf_filter.c:{{.*}}; function called 20000 times
+// CHECK-NEXT: benefit {{[0-9]+}} (reads of unchanging memory), 1 distinct base address(es)
