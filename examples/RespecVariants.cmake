@@ -288,3 +288,14 @@ function(respec_link_variants target name)
   # examples/, where variant_targets.h lives.
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
 endfunction()
+
+# The value profiling of `respec profile` for case-study programs (examples/profile):
+# RESPEC_PROFILE_CFLAGS compile a source with clang-16 and the plugin (what `respec
+# profile --cflags` prints; the build's own compiler may be gcc, which cannot load it),
+# and respec_link_profile_runtime(<target>) links what `--ldflags` prints.
+set(RESPEC_PROFILE_CFLAGS -O2 -g -fpass-plugin=$<TARGET_FILE:respec-profile-pass>)
+function(respec_link_profile_runtime target)
+  add_dependencies(${target} respec-profile-pass)
+  target_link_libraries(${target} PRIVATE respec-profile-runtime Threads::Threads)
+  target_link_options(${target} PRIVATE -Wl,--wrap=_exit -Wl,--wrap=_Exit)
+endfunction()

@@ -115,6 +115,29 @@ void readProfile(const std::string &Path, Profile &P) {
   }
 }
 
+/// The per-object candidates (ProfileReport.h): a field, by its term, over every
+/// function that reads it, when it took a few values.
+void addTermCandidates(Profile &P) {
+  std::map<std::string, Candidate> Terms;
+  for (auto &[Key, C] : P.candidates) {
+    if (C.kind != "field" || C.term.empty())
+      continue;
+    Candidate &T = Terms[C.term];
+    if (T.kind.empty())
+      T.kind = "term", T.term = C.term, T.expr = C.expr, T.ctype = C.ctype;
+    if (!is_contained(T.locations, C.function))
+      T.locations.push_back(C.function);
+    T.count += C.count;
+    for (auto &[V, Top] : C.values) {
+      TopValue &Merged = T.values[V];
+      Merged.value = V, Merged.count += Top.count, Merged.error += Top.error;
+    }
+  }
+  for (auto &[Term, T] : Terms)
+    if (T.values.size() > 1) // one value: the functions' own candidates say it
+      P.candidates[{"", "term", Term}] = std::move(T);
+}
+
 /// The estimate of Report.h; false when the candidate is not one (no dominant
 /// value, or a region whose memory changed).
 bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
@@ -130,6 +153,20 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
   // what is known behind it is in its field and region sites.
   if (C.kind == "param" && StringRef(C.ctype).contains('*'))
     return false;
+  if (C.kind == "term") {
+    // A quasi-invariant of each object: read far more often than written, with
+    // few values, every one of them exactly counted.
+    uint64_t Exact = 0;
+    for (auto &[V, T] : C.values)
+      Exact += T.error == 0 ? T.count : 0;
+    if (auto It = P.writes.find(C.term); It != P.writes.end())
+      C.writes = It->second;
+    if (double(Exact) < O.dominance * double(C.count) || C.count < 10 * C.writes)
+      return false;
+    C.dominant.count = Exact;
+    C.score = double(Exact) - (O.guardCost + O.chooseCost) * double(C.writes);
+    return true;
+  }
   for (auto &[V, T] : C.values)
     if (T.count > C.dominant.count)
       C.dominant = T;
@@ -147,6 +184,12 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
   return true;
 }
 
+std::string percent(uint64_t Part, uint64_t Whole) {
+  std::string S;
+  raw_string_ostream(S) << format("%.1f%%", Whole ? 100.0 * double(Part) / double(Whole) : 0.0);
+  return S;
+}
+
 std::string valueText(const Candidate &C) {
   uint64_t V = C.dominant.value;
   if (StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
@@ -160,17 +203,19 @@ std::string valueText(const Candidate &C) {
 }
 
 std::string factText(const Candidate &C) {
+  if (C.kind == "term") {
+    std::string Values;
+    for (auto &[V, T] : C.values)
+      Values += (Values.empty() ? "" : ", ") + std::to_string(V) + ": " + percent(T.count, C.count);
+    return C.term + " (" + C.expr + ") is a quasi-invariant of each object: " +
+           std::to_string(C.values.size()) + " values (" + Values + ")";
+  }
   if (C.kind == "region")
     return "memory behind '" + C.expr + "' (" + C.ctype + ") is constant: reads at offsets " +
            std::to_string(C.low) + ".." + std::to_string(C.high);
   return C.expr + " == " + valueText(C);
 }
 
-std::string percent(uint64_t Part, uint64_t Whole) {
-  std::string S;
-  raw_string_ostream(S) << format("%.1f%%", Whole ? 100.0 * double(Part) / double(Whole) : 0.0);
-  return S;
-}
 
 /// The first few sites' locations, and how many more.
 std::string locationsText(const std::vector<std::string> &Locations) {
@@ -233,6 +278,7 @@ void report(const ReportOptions &O) {
   Profile P;
   for (const std::string &Path : O.profiles)
     readProfile(Path, P);
+  addTermCandidates(P);
   std::vector<Candidate *> Ranked;
   for (auto &[Key, C] : P.candidates)
     if (estimate(C, P, O))
@@ -251,11 +297,20 @@ void report(const ReportOptions &O) {
          << P.calls.size() << " functions; " << Ranked.size()
          << " candidate predicates ranked by estimated benefit - cost\n"
          << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
-         << " per write to the term, " << format("%g", O.replugCost) << " per change)\n\n";
+         << " per write to the term, " << format("%g", O.replugCost) << " per change, "
+         << format("%g", O.chooseCost) << " more per write to a per-object quasi-invariant)\n\n";
   unsigned Rank = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
   for (const Candidate *C : Ranked) {
     uint64_t Calls = P.calls.count(C->function) ? P.calls.at(C->function) : 0;
+    if (C->kind == "term") {
+      outs() << ++Rank << ". " << factText(*C) << "\n"
+             << "   read in " << locationsText(C->locations) << "\n"
+             << "   benefit " << C->dominant.count << " reads, cost " << C->writes
+             << " writes (a guard and a choice of variant each); score "
+             << format("%.0f", C->score) << "\n";
+      continue;
+    }
     outs() << ++Rank << ". " << C->function << ": " << factText(*C) << "\n"
            << "   " << C->kind << " at " << locationsText(C->locations) << "; function called "
            << Calls << " times\n";

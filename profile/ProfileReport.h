@@ -22,6 +22,14 @@
 //              call (1 each).
 //   score    = benefit - cost; ranked by score.
 //
+// A field that takes a few values is still a candidate when each object keeps
+// its value while it is read (a stream's operation: encode for one stream,
+// decode for another): by its term, over every function that reads it, when
+// it is read at least ten times as often as it is written. Its benefit is the
+// reads; its cost, per write, a guard and the choice of the variant specialized
+// for the new value (ChooseCost). This is Synthetix's quasi-invariant of an
+// object, specialized where it is written.
+//
 // GuardCost and ReplugCost are in units of one folded observation (a few
 // instructions); their defaults come from librespec's measured constants
 // (bench/results/runtime.json: a guarded store costs about what a plain store
@@ -57,6 +65,8 @@ struct ReportOptions {
   double dominance = 0.9;
   double guardCost = 1.0;
   double replugCost = 1000.0;
+  /// Per write to a per-object quasi-invariant: picking the variant for its value.
+  double chooseCost = 10.0;
   /// Where draft specs go (one file per function of the top candidates); empty: none.
   std::string specDir;
 };

@@ -8,6 +8,8 @@
  *   rpc-calls STACK TRANSPORT COUNT CALLS [SERVER_PROGRAM]
  *
  * STACK is generic or respec (client and server alike), TRANSPORT udp or tcp,
+ * or, in rpc-calls-profiled (examples/profile), profiled: the generic client built
+ * with respec profile's value profiling, against the generic server;
  * SERVER_PROGRAM the rpc-server to start (default: the build's). Output, one line:
  * "ns_per_call N digest D". Exit status 1 on any failed or wrong call.
  */
@@ -22,6 +24,30 @@
 
 RPC_CLIENT_DECLARE(generic_)
 RPC_CLIENT_DECLARE(respec_)
+#ifdef RPC_PROFILED_STACK
+RPC_CLIENT_DECLARE(profiled_)
+#endif
+
+/* The client functions of one stack. */
+struct client_stack {
+	const char *name, *server_stack;
+	CLIENT *(*open)(enum rpc_transport, unsigned short);
+	int (*echo_ints)(CLIENT *, const int *, unsigned, int *);
+	const char *(*error)(CLIENT *);
+	void (*close)(CLIENT *);
+};
+
+#define CLIENT_STACK(name, server, prefix)                                              \
+	{ name, server, prefix##rpc_client_open, prefix##rpc_client_echo_ints,           \
+	  prefix##rpc_client_error, prefix##rpc_client_close }
+
+static const struct client_stack stacks[] = {
+	CLIENT_STACK("generic", "generic", generic_),
+	CLIENT_STACK("respec", "respec", respec_),
+#ifdef RPC_PROFILED_STACK
+	CLIENT_STACK("profiled", "generic", profiled_),
+#endif
+};
 
 static uint64_t now_ns(void)
 {
@@ -40,9 +66,11 @@ int main(int argc, char **argv)
 {
 	if (argc < 5 || argc > 6)
 		return usage();
-	const char *stack = argv[1];
-	bool respec = strcmp(stack, "respec") == 0;
-	if (!respec && strcmp(stack, "generic") != 0)
+	const struct client_stack *stack = NULL;
+	for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++)
+		if (strcmp(argv[1], stacks[i].name) == 0)
+			stack = &stacks[i];
+	if (stack == NULL)
 		return usage();
 	enum rpc_transport transport;
 	if (strcmp(argv[2], "udp") == 0)
@@ -57,14 +85,11 @@ int main(int argc, char **argv)
 		return usage();
 
 	struct rpc_server_process server;
-	if (!rpc_server_start(&server, argc == 6 ? argv[5] : RPC_SERVER_PROGRAM, stack))
+	if (!rpc_server_start(&server, argc == 6 ? argv[5] : RPC_SERVER_PROGRAM,
+			      stack->server_stack))
 		return 1;
-	CLIENT *(*open)(enum rpc_transport, unsigned short) =
-		respec ? respec_rpc_client_open : generic_rpc_client_open;
-	int (*echo_ints)(CLIENT *, const int *, unsigned, int *) =
-		respec ? respec_rpc_client_echo_ints : generic_rpc_client_echo_ints;
-	const char *(*error)(CLIENT *) = respec ? respec_rpc_client_error : generic_rpc_client_error;
-	CLIENT *client = open(transport, transport == RPC_UDP ? server.udp_port : server.tcp_port);
+	CLIENT *client =
+		stack->open(transport, transport == RPC_UDP ? server.udp_port : server.tcp_port);
 	if (client == NULL)
 		return 1;
 
@@ -78,17 +103,17 @@ int main(int argc, char **argv)
 			values[i] = (int)state;
 		}
 		uint64_t start = now_ns();
-		int received = echo_ints(client, values, count, echoed);
+		int received = stack->echo_ints(client, values, count, echoed);
 		elapsed += now_ns() - start;
 		if (received != (int)count || memcmp(values, echoed, count * sizeof(int)) != 0) {
 			fprintf(stderr, "rpc-calls: call %lu: %s\n", call,
-				received < 0 ? error(client) : "wrong echo");
+				received < 0 ? stack->error(client) : "wrong echo");
 			return 1;
 		}
 		for (unsigned i = 0; i < count; i++)
 			digest = (digest ^ (uint32_t)echoed[i]) * 1099511628211u;
 	}
-	(respec ? respec_rpc_client_close : generic_rpc_client_close)(client);
+	stack->close(client);
 	if (!rpc_server_stop(&server))
 		return 1;
 	printf("ns_per_call %.1f digest %016llx\n", (double)elapsed / (double)calls,

@@ -14,3 +14,6 @@ if os.path.exists(pcap) and config.bpf_traces:
     config.available_features.add("bpf")
     config.substitutions.append(("%pcap-profiled", pcap))
     config.substitutions.append(("%bpf-traces", config.bpf_traces))
+if os.path.exists(config.rpc_calls_profiled):
+    config.available_features.add("rpc")
+    config.substitutions.append(("%rpc-calls-profiled", config.rpc_calls_profiled))

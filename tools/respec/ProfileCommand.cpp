@@ -44,7 +44,9 @@ usage:
    observation, and the memory an interpreter walks through a parameter that
    never changed, by observations of that value (what specialization folds)
    minus the cost of keeping it true (a guard per write to the field, a
-   replug per change). With --specs DIR it writes a draft spec per function.
+   replug per change), and the fields that each object keeps while it is
+   read (a few values, read far more often than written). With --specs DIR
+   it writes a draft spec per function.
 
 report options:
   --top N              candidates to list (default 10)
@@ -53,6 +55,10 @@ report options:
   --guard-cost N       cost of one write to a predicate's field, in folded
                        observations (default 1)
   --replug-cost N      cost of one change of the value (default 1000)
+  --choose-cost N      cost, at each write of a field that is a quasi-invariant
+                       of each object (a few values, read ten times as often as
+                       written), of choosing the variant for its new value
+                       (default 10)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   -h, --help           this text
 
@@ -128,6 +134,8 @@ int run(int Argc, char **Argv) {
       O.guardCost = realValue(Arg, Value());
     } else if (Arg == "--replug-cost") {
       O.replugCost = realValue(Arg, Value());
+    } else if (Arg == "--choose-cost") {
+      O.chooseCost = realValue(Arg, Value());
     } else if (Arg == "--specs") {
       O.specDir = Value().str();
     } else if (Arg.startswith("-")) {
