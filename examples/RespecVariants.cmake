@@ -66,10 +66,11 @@ include_guard(GLOBAL)
 
 set(RESPEC_VARIANT_WARNINGS -Wall -Wextra)
 
-# Compiles sources with clang and the given flags into objects under outdir;
-# returns the object paths in out_var.
+# Compiles sources with clang and the given flags into objects under outdir
+# (again when a file of DEPENDS changes: a compiler plugin); returns the object
+# paths in out_var.
 function(_respec_compile_sources out_var outdir tag)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "" "SOURCES;FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "" "SOURCES;FLAGS;DEPENDS")
   set(objects)
   set(index 0)
   foreach(source IN LISTS arg_SOURCES)
@@ -80,7 +81,7 @@ function(_respec_compile_sources out_var outdir tag)
     add_custom_command(OUTPUT ${object}
       COMMAND ${RESPEC_CLANG} ${arg_FLAGS} ${RESPEC_SANITIZER_FLAGS} -MD -MF ${object}.d
               -c ${source} -o ${object}
-      DEPENDS ${source}
+      DEPENDS ${source} ${arg_DEPENDS}
       DEPFILE ${object}.d
       COMMENT "Compiling ${stem}.c (${tag})"
       VERBATIM)
@@ -291,9 +292,11 @@ endfunction()
 
 # The value profiling of `respec profile` for case-study programs (examples/profile):
 # RESPEC_PROFILE_CFLAGS compile a source with clang-16 and the plugin (what `respec
-# profile --cflags` prints; the build's own compiler may be gcc, which cannot load it),
+# profile --cflags` prints; the build's own compiler may be gcc, which cannot load it;
+# RESPEC_PROFILE_DEPENDS recompiles when the plugin changes),
 # and respec_link_profile_runtime(<target>) links what `--ldflags` prints.
 set(RESPEC_PROFILE_CFLAGS -O2 -g -fpass-plugin=$<TARGET_FILE:respec-profile-pass>)
+set(RESPEC_PROFILE_DEPENDS $<TARGET_FILE:respec-profile-pass>)
 function(respec_link_profile_runtime target)
   add_dependencies(${target} respec-profile-pass)
   target_link_libraries(${target} PRIVATE respec-profile-runtime Threads::Threads)

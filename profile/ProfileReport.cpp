@@ -285,11 +285,10 @@ void report(const ReportOptions &O) {
       Ranked.push_back(&C);
   std::stable_sort(Ranked.begin(), Ranked.end(),
                    [](const Candidate *A, const Candidate *B) { return A->score > B->score; });
-  // Facts of code that hardly ran are not worth a spec: below a thousandth of
+  // Facts of code that hardly ran are not worth a spec: below a hundredth of
   // the best candidate's score.
-  llvm::erase_if(Ranked, [&](const Candidate *C) {
-    return C->score <= 0 || C->score < Ranked.front()->score / 1000;
-  });
+  double Best = Ranked.empty() ? 0 : Ranked.front()->score;
+  llvm::erase_if(Ranked, [&](const Candidate *C) { return C->score <= 0 || C->score < Best / 100; });
   if (Ranked.size() > O.top)
     Ranked.resize(O.top);
 

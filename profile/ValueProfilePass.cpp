@@ -31,9 +31,20 @@
 //   RESPEC_PROFILE_FUNCTIONS=a,b,... values only in these functions (calls and
 //                                    writes everywhere)
 //
+// What the instrumented code does inline, so that a profiled run stays within a
+// small factor of the program's speed: a call or a write adds one to its
+// site's counter (a plain load and store: an increment lost to a concurrent
+// one is a sampling error, not a data race in LLVM's memory model); a value or
+// region observation counts down its site's countdown and calls the runtime
+// only when it runs out. The runtime then records the observation with the
+// weight of the observations it stands for and sets the next countdown: every
+// observation of a site's first thousands, then one in a randomized period
+// (profile/runtime/profile_runtime.c).
+//
 // Each site has a descriptor string (tab-separated: kind, function, file:line,
-// the C expression, its term, its C type) and a state slot the runtime fills
-// when the module's constructor registers them (null before: not counted).
+// the C expression, its term, its C type), two counter words and a state slot
+// the runtime fills when the module's constructor registers them (null before:
+// the observation is not recorded).
 //
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/StringSet.h"
@@ -44,9 +55,12 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <optional>
 
@@ -312,8 +326,14 @@ private:
     Kind kind;
   };
 
-  /// A new site's state slot (the runtime's pointer), loaded at B.
-  Value *stateFor(IRBuilder<> &B, Kind K, std::string Descriptor);
+  /// A new site; its index.
+  unsigned addSite(Kind K, std::string Descriptor);
+  /// Counts one event of site Index at B (a call, a write): an increment of its
+  /// counter, without a lock (under contention an increment may be lost).
+  void countAt(IRBuilder<> &B, unsigned Index);
+  /// Calls Hook(state, Arguments...) at B when site Index's countdown runs out
+  /// (the runtime sets it: every observation at first, then one in a period).
+  void sampleAt(IRBuilder<> &B, unsigned Index, FunctionCallee Hook, ArrayRef<Value *> Arguments);
   void instrumentFunction(Function &F);
   void instrumentLoad(LoadInst &Load);
   void registerSites();
@@ -325,22 +345,51 @@ private:
   bool callsOnly = false;
   StringSet<> selected;
   std::vector<Site> sites;
-  GlobalVariable *states = nullptr;
-  /// Sites are appended before the state array's size is known: their slots
-  /// are GEPs into a placeholder replaced in registerSites.
-  GlobalVariable *placeholder = nullptr;
+  /// Sites are appended before the arrays' sizes are known: their slots are
+  /// GEPs into placeholders replaced in registerSites. States: the runtime's
+  /// pointer per site. Counters: two words per site, its count of events (calls,
+  /// writes) and its countdown to the next sampled observation.
+  GlobalVariable *statesPlaceholder = nullptr, *countersPlaceholder = nullptr;
 };
 
 FunctionCallee ValueProfile::hook(StringRef Name, ArrayRef<Type *> Params) {
   return M.getOrInsertFunction(Name, FunctionType::get(Type::getVoidTy(Ctx), Params, false));
 }
 
-Value *ValueProfile::stateFor(IRBuilder<> &B, Kind K, std::string Descriptor) {
+unsigned ValueProfile::addSite(Kind K, std::string Descriptor) {
   static const char *Names[] = {"call", "param", "field", "region", "write"};
   sites.push_back({std::string(Names[K]) + "\t" + Descriptor, K});
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Value *Slot = B.CreateConstInBoundsGEP2_64(ArrayType::get(Ptr, 0), placeholder, 0, sites.size() - 1);
-  return B.CreateLoad(Ptr, Slot, "respec.profile.state");
+  return sites.size() - 1;
+}
+
+void ValueProfile::countAt(IRBuilder<> &B, unsigned Index) {
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Value *Counter = B.CreateConstInBoundsGEP2_64(ArrayType::get(I64, 0), countersPlaceholder, 0, 2 * Index);
+  LoadInst *Count = B.CreateAlignedLoad(I64, Counter, Align(8));
+  Count->setAtomic(AtomicOrdering::Monotonic);
+  B.CreateAlignedStore(B.CreateAdd(Count, B.getInt64(1)), Counter, Align(8))
+      ->setAtomic(AtomicOrdering::Monotonic);
+}
+
+void ValueProfile::sampleAt(IRBuilder<> &B, unsigned Index, FunctionCallee Hook,
+                            ArrayRef<Value *> Arguments) {
+  Type *I64 = Type::getInt64Ty(Ctx), *Ptr = PointerType::getUnqual(Ctx);
+  Value *Countdown =
+      B.CreateConstInBoundsGEP2_64(ArrayType::get(I64, 0), countersPlaceholder, 0, 2 * Index + 1);
+  LoadInst *Left = B.CreateAlignedLoad(I64, Countdown, Align(8));
+  Left->setAtomic(AtomicOrdering::Monotonic);
+  Value *Next = B.CreateSub(Left, B.getInt64(1));
+  B.CreateAlignedStore(Next, Countdown, Align(8))->setAtomic(AtomicOrdering::Monotonic);
+  Value *Due = B.CreateICmpSLE(Next, B.getInt64(0));
+  Instruction *SplitPoint = &*B.GetInsertPoint();
+  Instruction *Then = SplitBlockAndInsertIfThen(Due, SplitPoint, false,
+                                                MDBuilder(Ctx).createBranchWeights(1, 1000));
+  B.SetInsertPoint(SplitPoint); // now at the head of the block after the check
+  IRBuilder<> Cold(Then);
+  Value *Slot = Cold.CreateConstInBoundsGEP2_64(ArrayType::get(Ptr, 0), statesPlaceholder, 0, Index);
+  SmallVector<Value *, 4> Call = {Cold.CreateLoad(Ptr, Slot, "respec.profile.state")};
+  Call.append(Arguments.begin(), Arguments.end());
+  Cold.CreateCall(Hook, Call);
 }
 
 void ValueProfile::instrumentFunction(Function &F) {
@@ -355,7 +404,7 @@ void ValueProfile::instrumentFunction(Function &F) {
                       (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
                                                std::to_string(F.getSubprogram()->getLine())
                                          : std::string("?"));
-  B.CreateCall(hook("__respec_profile_enter", {Ptr}), {stateFor(B, Call, Where + "\t\t\t")});
+  countAt(B, addSite(Call, Where + "\t\t\t"));
   bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName()));
   if (Values)
     for (Argument &A : F.args()) {
@@ -366,10 +415,9 @@ void ValueProfile::instrumentFunction(Function &F) {
       std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(A.getArgNo());
       std::string Type = Var ? cType(Var->getType()) : T->isPointerTy() ? "void *" : "long";
       Value *V = T->isPointerTy() ? B.CreatePtrToInt(&A, I64) : B.CreateZExt(&A, I64);
-      B.CreateCall(hook("__respec_profile_value", {Ptr, I64}),
-                   {stateFor(B, Param, Where + "\t" + Name + "\t" + std::to_string(A.getArgNo()) +
-                                           "\t" + Type),
-                    V});
+      sampleAt(B,
+               addSite(Param, Where + "\t" + Name + "\t" + std::to_string(A.getArgNo()) + "\t" + Type),
+               hook("__respec_profile_value", {Ptr, I64}), {V});
     }
   for (Instruction *I : Accesses) {
     if (auto *Store = dyn_cast<StoreInst>(I)) {
@@ -379,9 +427,7 @@ void ValueProfile::instrumentFunction(Function &F) {
       if (Term.empty())
         continue;
       IRBuilder<> SB(Store);
-      SB.CreateCall(hook("__respec_profile_write", {Ptr}),
-                    {stateFor(SB, Write, F.getName().str() + "\t" + location(*Store) + "\t\t" +
-                                             Term + "\t")});
+      countAt(SB, addSite(Write, F.getName().str() + "\t" + location(*Store) + "\t\t" + Term + "\t"));
     } else if (Values) {
       instrumentLoad(*cast<LoadInst>(I));
     }
@@ -403,23 +449,33 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
     const DILocalVariable *Var = parameterVariable(*Path->argument);
     std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(Path->argument->getArgNo());
     std::string Type = Var ? cType(Var->getType()) : "void *";
-    B.CreateCall(hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64}),
-                 {stateFor(B, Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
-                  const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V});
+    sampleAt(B, addSite(Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
+             hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64}),
+             {const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V});
     return;
   }
   auto [Expr, Type] = describePath(*Path, T, DL);
-  B.CreateCall(hook("__respec_profile_value", {Ptr, I64}),
-               {stateFor(B, Field, Where + "\t" + Expr + "\t" + tbaaTerm(Load) + "\t" + Type), V});
+  sampleAt(B, addSite(Field, Where + "\t" + Expr + "\t" + tbaaTerm(Load) + "\t" + Type),
+           hook("__respec_profile_value", {Ptr, I64}), {V});
 }
 
 void ValueProfile::registerSites() {
-  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
   ArrayType *Slots = ArrayType::get(Ptr, sites.size());
-  states = new GlobalVariable(M, Slots, false, GlobalValue::InternalLinkage,
-                              Constant::getNullValue(Slots), "__respec_profile_states");
-  placeholder->replaceAllUsesWith(states);
-  placeholder->eraseFromParent();
+  auto *States = new GlobalVariable(M, Slots, false, GlobalValue::InternalLinkage,
+                                    Constant::getNullValue(Slots), "__respec_profile_states");
+  statesPlaceholder->replaceAllUsesWith(States);
+  statesPlaceholder->eraseFromParent();
+  // Every countdown starts at 1: the first observation of each site is recorded.
+  std::vector<Constant *> Words;
+  for (size_t I = 0; I < sites.size(); ++I)
+    Words.insert(Words.end(), {ConstantInt::get(I64, 0), ConstantInt::get(I64, 1)});
+  ArrayType *CounterWords = ArrayType::get(I64, Words.size());
+  auto *Counters = new GlobalVariable(M, CounterWords, false, GlobalValue::InternalLinkage,
+                                      ConstantArray::get(CounterWords, Words),
+                                      "__respec_profile_counters");
+  countersPlaceholder->replaceAllUsesWith(Counters);
+  countersPlaceholder->eraseFromParent();
   std::vector<Constant *> Descriptors;
   for (const Site &S : sites)
     Descriptors.push_back(IRBuilder<>(Ctx).CreateGlobalStringPtr(S.descriptor, "", 0, &M));
@@ -430,8 +486,8 @@ void ValueProfile::registerSites() {
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                                     GlobalValue::InternalLinkage, "__respec_profile_module_init", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
-  B.CreateCall(hook("__respec_profile_register", {Ptr, Ptr, Type::getInt64Ty(Ctx)}),
-               {Table, states, B.getInt64(sites.size())});
+  B.CreateCall(hook("__respec_profile_register", {Ptr, Ptr, Ptr, I64}),
+               {Table, States, Counters, B.getInt64(sites.size())});
   B.CreateRetVoid();
   // Before the program's own constructors (priority 0 runs first of the 65535
   // range user code gets), so that code they run is counted.
@@ -439,18 +495,26 @@ void ValueProfile::registerSites() {
 }
 
 bool ValueProfile::run() {
-  placeholder = new GlobalVariable(M, ArrayType::get(PointerType::getUnqual(Ctx), 0), false,
-                                   GlobalValue::InternalLinkage, nullptr, "respec.profile.placeholder");
+  statesPlaceholder = new GlobalVariable(M, ArrayType::get(PointerType::getUnqual(Ctx), 0), false,
+                                         GlobalValue::InternalLinkage, nullptr, "respec.profile.states");
+  countersPlaceholder = new GlobalVariable(M, ArrayType::get(Type::getInt64Ty(Ctx), 0), false,
+                                           GlobalValue::InternalLinkage, nullptr, "respec.profile.counters");
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasOptNone() || F.getName().startswith("__respec_profile"))
       continue;
     instrumentFunction(F);
   }
   if (sites.empty()) {
-    placeholder->eraseFromParent();
+    statesPlaceholder->eraseFromParent();
+    countersPlaceholder->eraseFromParent();
     return false;
   }
   registerSites();
+  // clang runs its pipeline without the verifier: a module broken here would
+  // surface as a hang or a crash in code generation, far from its cause.
+  if (verifyModule(M, &errs()))
+    report_fatal_error("respec profile: the instrumentation broke the module (a bug in "
+                       "librespec-profile-pass)");
   return true;
 }
 

@@ -4,10 +4,19 @@
  * writes when the program exits.
  *
  * Each instrumented module registers its sites from a constructor: a
- * descriptor string per site and a slot this library fills with the site's
- * state. A site's state is a small sketch, updated under a per-site spin lock
- * (sites are rarely contended; a lock keeps the sketch's words consistent when
- * they are):
+ * descriptor string per site, a slot this library fills with the site's state,
+ * and two counter words per site that the instrumented code updates inline (a
+ * call's or a write's count; a value site's countdown to its next recorded
+ * observation). A value or region site calls in only when its countdown runs
+ * out: every observation of its first EXACT_OBSERVATIONS, then about one in
+ * SAMPLE_PERIOD (randomized, so that a loop whose body holds several sites
+ * does not always record the same one), each recorded with the weight of the
+ * observations it stands for. Counts are then estimates, and a value that
+ * changes more rarely than the period may be missed: the first observations
+ * are exact so that short runs are, and "changes" counts changes between
+ * recorded observations. A site's state is a small sketch, updated under a
+ * per-site spin lock (sites are rarely contended; a lock keeps the sketch's
+ * words consistent when they are):
  *
  *   value sites (param, field): observations, changes (how often a value
  *     differed from the site's previous one: a value that alternates is not
@@ -39,6 +48,8 @@
 
 #define SKETCH_VALUES 8
 #define REGION_OFFSETS 1024
+#define EXACT_OBSERVATIONS 1024
+#define SAMPLE_PERIOD 64
 
 enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE };
 
@@ -53,7 +64,10 @@ struct site {
 	atomic_flag lock;
 	enum site_kind kind;
 	const char *descriptor;
-	_Atomic uint64_t hits; /* call and write sites: no lock */
+	/* The module's two words: events (call and write sites), countdown. */
+	uint64_t *counter;
+	uint64_t period; /* the weight of the next recorded observation */
+	uint64_t random; /* xorshift state for the periods */
 	uint64_t count, changes, last;
 	uint64_t values[SKETCH_VALUES], counts[SKETCH_VALUES], errors[SKETCH_VALUES];
 	unsigned used;
@@ -82,7 +96,8 @@ static void unlock(atomic_flag *flag)
 static void write_profile(void);
 static void reset_in_child(void);
 
-void __respec_profile_register(const char *const *descriptors, struct site **states, uint64_t n)
+void __respec_profile_register(const char *const *descriptors, struct site **states,
+			       uint64_t *counters, uint64_t n)
 {
 	static const char *kinds[] = {"call", "param", "field", "region", "write"};
 	for (uint64_t i = 0; i < n; i++) {
@@ -91,6 +106,9 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 			return; /* unprofiled from here on: the program itself must not fail */
 		atomic_flag_clear(&s->lock);
 		s->descriptor = descriptors[i];
+		s->counter = &counters[2 * i];
+		s->period = 1;
+		s->random = 0x9e3779b97f4a7c15ULL ^ (i + 1) * 0xbf58476d1ce4e5b9ULL;
 		for (int k = 0; k < 5; k++)
 			if (strncmp(descriptors[i], kinds[k], strlen(kinds[k])) == 0 &&
 			    descriptors[i][strlen(kinds[k])] == '\t')
@@ -110,24 +128,30 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 	unlock(&registry_lock);
 }
 
-void __respec_profile_enter(struct site *s)
+/* The weight of this observation, and the countdown to the next recorded one. */
+static uint64_t take_sample(struct site *s)
 {
-	if (s)
-		atomic_fetch_add_explicit(&s->hits, 1, memory_order_relaxed);
-}
-
-void __respec_profile_write(struct site *s)
-{
-	__respec_profile_enter(s);
+	uint64_t weight = s->period;
+	if (s->count + weight < EXACT_OBSERVATIONS) {
+		s->period = 1;
+	} else {
+		s->random ^= s->random << 13;
+		s->random ^= s->random >> 7;
+		s->random ^= s->random << 17;
+		s->period = SAMPLE_PERIOD / 2 + s->random % SAMPLE_PERIOD;
+	}
+	/* The instrumented code counts down with plain (monotonic) accesses. */
+	__atomic_store_n(&s->counter[1], s->period, __ATOMIC_RELAXED);
+	return weight;
 }
 
 /* Space-saving: the value's counter, else the least counted one's. */
-static void sketch_add(struct site *s, uint64_t value)
+static void sketch_add(struct site *s, uint64_t value, uint64_t weight)
 {
 	unsigned least = 0;
 	for (unsigned i = 0; i < s->used; i++) {
 		if (s->values[i] == value) {
-			s->counts[i]++;
+			s->counts[i] += weight;
 			return;
 		}
 		if (s->counts[i] < s->counts[least])
@@ -135,12 +159,12 @@ static void sketch_add(struct site *s, uint64_t value)
 	}
 	if (s->used < SKETCH_VALUES) {
 		s->values[s->used] = value;
-		s->counts[s->used++] = 1;
+		s->counts[s->used++] = weight;
 		return;
 	}
 	s->values[least] = value;
 	s->errors[least] = s->counts[least];
-	s->counts[least]++;
+	s->counts[least] += weight;
 }
 
 void __respec_profile_value(struct site *s, uint64_t value)
@@ -148,11 +172,12 @@ void __respec_profile_value(struct site *s, uint64_t value)
 	if (!s)
 		return;
 	lock(&s->lock);
+	uint64_t weight = take_sample(s);
 	if (s->count && value != s->last)
 		s->changes++;
-	s->count++;
+	s->count += weight;
 	s->last = value;
-	sketch_add(s, value);
+	sketch_add(s, value, weight);
 	unlock(&s->lock);
 }
 
@@ -161,12 +186,13 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 	if (!s)
 		return;
 	lock(&s->lock);
+	uint64_t weight = take_sample(s);
 	if (!s->cells)
 		s->cells = calloc(REGION_OFFSETS, sizeof *s->cells);
 	if (!s->count || s->base != (uintptr_t)base)
-		s->bases += !s->count || s->base != (uintptr_t)base;
+		s->bases++;
 	s->base = (uintptr_t)base;
-	s->count++;
+	s->count += weight;
 	int64_t offset = (int64_t)((uintptr_t)address - (uintptr_t)base);
 	struct region_cell *cell = NULL;
 	if (s->cells) {
@@ -180,22 +206,24 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 		}
 	}
 	if (!cell) {
-		s->untracked++;
+		s->untracked += weight;
 	} else if (!cell->used) {
 		cell->used = 1;
 		cell->offset = offset;
 		cell->value = value;
-		cell->reads = 1;
+		cell->reads = weight;
 	} else {
 		cell->changed |= cell->value != value;
-		cell->reads++;
+		cell->reads += weight;
 	}
 	unlock(&s->lock);
 }
 
 static void write_site(FILE *out, struct site *s)
 {
-	uint64_t count = s->kind == SITE_CALL || s->kind == SITE_WRITE ? atomic_load(&s->hits) : s->count;
+	uint64_t count = s->kind == SITE_CALL || s->kind == SITE_WRITE
+				 ? __atomic_load_n(&s->counter[0], __ATOMIC_RELAXED)
+				 : s->count;
 	if (!count)
 		return;
 	fprintf(out, "%s\t%llu", s->descriptor, (unsigned long long)count);
@@ -231,9 +259,11 @@ static void write_site(FILE *out, struct site *s)
 static void reset_in_child(void)
 {
 	for (struct site *s = all_sites; s; s = s->next) {
-		atomic_store(&s->hits, 0);
+		__atomic_store_n(&s->counter[0], 0, __ATOMIC_RELAXED);
 		s->count = s->changes = s->untracked = s->bases = 0;
 		s->used = 0;
+		s->period = 1;
+		__atomic_store_n(&s->counter[1], 1, __ATOMIC_RELAXED);
 		if (s->cells)
 			memset(s->cells, 0, REGION_OFFSETS * sizeof *s->cells);
 	}
