@@ -694,3 +694,16 @@ int bench_run(struct bench *bench)
 		return 1;
 	return 0;
 }
+
+char *bench_text(const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	char *s;
+	if (vasprintf(&s, format, args) < 0) {
+		perror("bench: vasprintf");
+		exit(1);
+	}
+	va_end(args);
+	return s;
+}

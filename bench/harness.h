@@ -123,6 +123,10 @@ void bench_extra_string(struct bench *bench, const char *key, const char *value)
  */
 int bench_run(struct bench *bench);
 
+/* A formatted string on the heap (never freed: benchmarks build their commands
+ * with it); exits with a message if memory runs out. */
+char *bench_text(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 /* Folds bytes into a digest (FNV-1a); start from BENCH_DIGEST_INIT. */
 #define BENCH_DIGEST_INIT 0xcbf29ce484222325ULL
 uint64_t bench_digest_bytes(uint64_t digest, const void *data, size_t nbytes);

@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include "harness.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,17 +80,6 @@ static uint64_t program_digest(void *ctx)
 	return ((struct program_run *)ctx)->digest;
 }
 
-static char *text(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static char *text(const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	char *s;
-	if (vasprintf(&s, format, args) < 0)
-		die("vasprintf");
-	va_end(args);
-	return s;
-}
 
 /* One case: in every variant (names[v]), the program binaries[v] with arguments;
  * "{out}" is a file of the variant's own, digested after the run. */
@@ -115,7 +103,7 @@ static struct program_run *add_case(struct bench *bench, const char *name,
 		r->argv[argc++] = binaries[v];
 		for (int i = 0; i < nargs; i++) {
 			if (strcmp(args[i], "{out}") == 0) {
-				r->output_file = text("%s/%s-%s.out", work, name, names[v]);
+				r->output_file = bench_text("%s/%s-%s.out", work, name, names[v]);
 				r->argv[argc++] = (char *)r->output_file;
 			} else {
 				r->argv[argc++] = (char *)args[i];
@@ -132,7 +120,7 @@ static struct program_run *add_lua_case(struct bench *bench, const char *name,
 {
 	char *binaries[VARIANTS];
 	for (int v = 0; v < VARIANTS; v++)
-		binaries[v] = text("%s/electric-%s-%s", ELECTRIC_BIN_DIR, prog, malloc_variants[v]);
+		binaries[v] = bench_text("%s/electric-%s-%s", ELECTRIC_BIN_DIR, prog, malloc_variants[v]);
 	return add_case(bench, name, malloc_variants, binaries, args, nargs, work);
 }
 
@@ -140,9 +128,9 @@ static struct program_run *add_io_case(struct bench *bench, const char *name,
 				       const char *prog, const char *const *args, int nargs,
 				       const char *work)
 {
-	char *binaries[VARIANTS] = {text("%s/%s-generic", IO_LINK_BIN_DIR, prog),
-				    text("%s/%s-respec", IO_LINK_BIN_DIR, prog),
-				    text("/usr/bin/%s", prog)};
+	char *binaries[VARIANTS] = {bench_text("%s/%s-generic", IO_LINK_BIN_DIR, prog),
+				    bench_text("%s/%s-respec", IO_LINK_BIN_DIR, prog),
+				    bench_text("/usr/bin/%s", prog)};
 	struct program_run *runs = add_case(bench, name, io_variants, binaries, args, nargs, work);
 	for (int v = 0; v < VARIANTS; v++)
 		runs[v].max_status = strcmp(prog, "grep") == 0;
@@ -156,7 +144,7 @@ static char **write_io_files(const char *work, size_t large_bytes, int count)
 	static const char *const words[] = {"alpha", "beta",   "gamma", "delta", "respec",
 					    "omos",  "linker", "read",  "seek",  "strategy"};
 	uint64_t state = 0x9e3779b97f4a7c15ULL;
-	char *path = text("%s/large.txt", work);
+	char *path = bench_text("%s/large.txt", work);
 	FILE *large = fopen(path, "w");
 	if (!large)
 		die(path);
@@ -165,7 +153,7 @@ static char **write_io_files(const char *work, size_t large_bytes, int count)
 	size_t limit = large_bytes, written = 0;
 	for (int file = -1; file < count; file++) {
 		if (file >= 0) {
-			small[file] = text("%s/small%03d.txt", work, file);
+			small[file] = bench_text("%s/small%03d.txt", work, file);
 			out = fopen(small[file], "w");
 			if (!out)
 				die(small[file]);
@@ -193,14 +181,14 @@ int main(int argc, char **argv)
 		die("mkdtemp");
 
 	/* luac's input: a generated source of many small functions. */
-	char *source = text("%s/source.lua", work);
-	char *generate = text("%s/electric-lua-generic %s/generate_source.lua %d %s", ELECTRIC_BIN_DIR,
+	char *source = bench_text("%s/source.lua", work);
+	char *generate = bench_text("%s/electric-lua-generic %s/generate_source.lua %d %s", ELECTRIC_BIN_DIR,
 			      ELECTRIC_PROGRAMS_DIR, quick ? 10000 : 50000, source);
 	if (system(generate) != 0)
 		die("generating luac's input");
 
-	char *trees = text("%s/binary_trees.lua", ELECTRIC_PROGRAMS_DIR);
-	char *words = text("%s/word_counts.lua", ELECTRIC_PROGRAMS_DIR);
+	char *trees = bench_text("%s/binary_trees.lua", ELECTRIC_PROGRAMS_DIR);
+	char *words = bench_text("%s/word_counts.lua", ELECTRIC_PROGRAMS_DIR);
 	const char *trees_args[] = {trees, quick ? "14" : "16"};
 	const char *words_args[] = {words, quick ? "50000" : "300000"};
 	const char *luac_args[] = {"-o", "{out}", source};
@@ -213,7 +201,7 @@ int main(int argc, char **argv)
 		for (int v = 0; v < VARIANTS; v++) {
 			struct program_run *r = &malloc_cases[c][v];
 			run_program(r, 1);
-			char *key = text("max_rss_kib.%s/%s", r->case_name, r->variant);
+			char *key = bench_text("max_rss_kib.%s/%s", r->case_name, r->variant);
 			bench_extra_number(bench, key, (double)r->max_rss_kib);
 			printf("%-24s %-9s peak RSS %8ld KiB\n", r->case_name, r->variant,
 			       r->max_rss_kib);
@@ -222,7 +210,7 @@ int main(int argc, char **argv)
 	/* OMOS's I/O cases: a large file (128 MiB) and 600 small ones (0.5-8 KiB). */
 	enum { SMALL_FILES = 600 };
 	char **small = write_io_files(work, quick ? 32u << 20 : 128u << 20, SMALL_FILES);
-	char *large = text("%s/large.txt", work);
+	char *large = bench_text("%s/large.txt", work);
 	const char *cat_large[] = {large}, *wc_large[] = {large};
 	const char *grep_large[] = {"-c", "respec omos", large};
 	const char *cat_small[SMALL_FILES], *wc_small[SMALL_FILES], *grep_small[SMALL_FILES + 2];
@@ -245,7 +233,7 @@ int main(int argc, char **argv)
 	bench_extra_string(bench, "cat_output", "/dev/null while timed; digested in a run before");
 
 	int status = bench_run(bench);
-	char *cleanup = text("rm -rf %s", work);
+	char *cleanup = bench_text("rm -rf %s", work);
 	if (system(cleanup) != 0)
 		fprintf(stderr, "bench-link: could not remove %s\n", work);
 	return status;
