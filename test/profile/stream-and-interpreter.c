@@ -4,7 +4,8 @@
 // in that order, and neither of the others.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: sh -c '%clang -O2 $(%respec profile --cflags) %s $(%respec profile --ldflags) -o %t/program'
+// The link flags before the source, where builds put LDFLAGS:
+// RUN: sh -c '%clang -O2 $(%respec profile --cflags) $(%respec profile --ldflags) %s -o %t/program'
 //
 // A short run: fewer observations per site than the runtime records exactly
 // (1024), so every count is exact.

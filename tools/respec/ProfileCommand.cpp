@@ -107,9 +107,10 @@ int run(int Argc, char **Argv) {
     return 0;
   }
   if (!strcmp(Argv[0], "--ldflags")) {
+    // The whole archive: builds put LDFLAGS before the objects that need it.
     // _exit and _Exit wrapped: the profile is written however the program ends.
-    outs() << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)
-           << " -Wl,--wrap=_exit -Wl,--wrap=_Exit -pthread\n";
+    outs() << "-Wl,--whole-archive " << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)
+           << " -Wl,--no-whole-archive -Wl,--wrap=_exit -Wl,--wrap=_Exit -pthread\n";
     return 0;
   }
   if (strcmp(Argv[0], "report"))
