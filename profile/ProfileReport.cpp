@@ -115,6 +115,9 @@ void readProfile(const std::string &Path, Profile &P) {
   }
 }
 
+/// A per-object quasi-invariant takes a few values: one variant each.
+constexpr size_t MaxObjectValues = 8;
+
 /// The per-object candidates (ProfileReport.h): a field, by its term, over every
 /// function that reads it, when it took a few values.
 void addTermCandidates(Profile &P) {
@@ -161,7 +164,8 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
       Exact += T.error == 0 ? T.count : 0;
     if (auto It = P.writes.find(C.term); It != P.writes.end())
       C.writes = It->second;
-    if (double(Exact) < O.dominance * double(C.count) || C.count < 10 * C.writes)
+    if (C.values.size() > MaxObjectValues || double(Exact) < O.dominance * double(C.count) ||
+        C.count < 10 * C.writes)
       return false;
     C.dominant.count = Exact;
     C.score = double(Exact) - (O.guardCost + O.chooseCost) * double(C.writes);
@@ -190,8 +194,7 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return S;
 }
 
-std::string valueText(const Candidate &C) {
-  uint64_t V = C.dominant.value;
+std::string valueText(const Candidate &C, uint64_t V) {
   if (StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
     return "0x" + utohexstr(V, /*LowerCase=*/true);
   // Integers are recorded zero-extended: show small negative ones as such.
@@ -204,16 +207,29 @@ std::string valueText(const Candidate &C) {
 
 std::string factText(const Candidate &C) {
   if (C.kind == "term") {
-    std::string Values;
+    // The values by share, the rarest (under 1%) only counted.
+    std::vector<TopValue> ByShare;
     for (auto &[V, T] : C.values)
-      Values += (Values.empty() ? "" : ", ") + std::to_string(V) + ": " + percent(T.count, C.count);
+      ByShare.push_back(T);
+    llvm::stable_sort(ByShare, [](const TopValue &A, const TopValue &B) { return A.count > B.count; });
+    std::string Values;
+    size_t Rare = 0;
+    for (const TopValue &T : ByShare) {
+      if (100 * T.count < C.count) {
+        ++Rare;
+        continue;
+      }
+      Values += (Values.empty() ? "" : ", ") + valueText(C, T.value) + ": " + percent(T.count, C.count);
+    }
+    if (Rare)
+      Values += ", " + std::to_string(Rare) + " under 1%";
     return C.term + " (" + C.expr + ") is a quasi-invariant of each object: " +
            std::to_string(C.values.size()) + " values (" + Values + ")";
   }
   if (C.kind == "region")
     return "memory behind '" + C.expr + "' (" + C.ctype + ") is constant: reads at offsets " +
            std::to_string(C.low) + ".." + std::to_string(C.high);
-  return C.expr + " == " + valueText(C);
+  return C.expr + " == " + valueText(C, C.dominant.value);
 }
 
 
@@ -256,10 +272,10 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
       OS << "\t/* the last read was at offset " << C->high << ": add its size */\n"
          << "\trespec_static_memory(" << C->expr << ", " << C->high << " + sizeof(/* the last field read */));\n";
     else if (C->kind == "param")
-      OS << "\t/* pass " << valueText(*C) << " as argument " << C->paramIndex << " ('" << C->expr
+      OS << "\t/* pass " << valueText(*C, C->dominant.value) << " as argument " << C->paramIndex << " ('" << C->expr
          << "') */\n";
     else
-      OS << "\trespec_assume(" << C->expr << " == " << valueText(*C) << ");\n";
+      OS << "\trespec_assume(" << C->expr << " == " << valueText(*C, C->dominant.value) << ");\n";
   }
   OS << "\treturn " << Function << "(/* arguments */);\n}\n";
   std::error_code EC;

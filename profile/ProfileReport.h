@@ -22,7 +22,7 @@
 //              call (1 each).
 //   score    = benefit - cost; ranked by score.
 //
-// A field that takes a few values is still a candidate when each object keeps
+// A field that takes a few values (at most 8) is still a candidate when each object keeps
 // its value while it is read (a stream's operation: encode for one stream,
 // decode for another): by its term, over every function that reads it, when
 // it is read at least ten times as often as it is written. Its benefit is the
