@@ -295,7 +295,7 @@ endfunction()
 # profile --cflags` prints; the build's own compiler may be gcc, which cannot load it;
 # RESPEC_PROFILE_DEPENDS recompiles when the plugin changes),
 # and respec_link_profile_runtime(<target>) links what `--ldflags` prints.
-set(RESPEC_PROFILE_CFLAGS -O2 -g -fpass-plugin=$<TARGET_FILE:respec-profile-pass>)
+set(RESPEC_PROFILE_CFLAGS -O2 -g -frecord-command-line -fpass-plugin=$<TARGET_FILE:respec-profile-pass>)
 set(RESPEC_PROFILE_DEPENDS $<TARGET_FILE:respec-profile-pass>)
 function(respec_link_profile_runtime target)
   add_dependencies(${target} respec-profile-pass)

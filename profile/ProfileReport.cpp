@@ -1,12 +1,14 @@
 //===- ProfileReport.cpp - `respec profile report`: rank what a profile found ------===//
 #include "ProfileReport.h"
 #include "Diagnostics.h"
+#include "Process.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -35,10 +37,18 @@ struct Candidate {
   double score = 0;
 };
 
+/// A translation unit, as its module record describes it.
+struct SourceFile {
+  std::string directory, commandLine;
+};
+
 struct Profile {
   /// By function, kind and expression.
   std::map<std::tuple<std::string, std::string, std::string>, Candidate> candidates;
   std::map<std::string, uint64_t> calls, writes;                       ///< by function, by term
+  std::map<std::string, SourceFile> sources;                          ///< by path
+  /// A function's C prototype and the source it is defined in, from its call record.
+  std::map<std::string, std::pair<std::string, std::string>> definitions;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -64,8 +74,14 @@ void readProfile(const std::string &Path, Profile &P) {
       throw SpecError(Where, "a record of " + std::to_string(F.size()) + " fields");
     StringRef Kind = F[0];
     uint64_t Count = number(F[6], Where);
+    if (Kind == "module") {
+      P.sources[F[1].str()] = {F[2].str(), F[3].str()};
+      continue;
+    }
     if (Kind == "call") {
       P.calls[F[1].str()] += Count;
+      if (!F[3].empty())
+        P.definitions[F[1].str()] = {F[3].str(), F[4].str()};
       continue;
     }
     if (Kind == "write") {
@@ -286,6 +302,129 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   errs() << "profile: wrote " << Path << "\n";
 }
 
+/// The flags of a recorded clang command line that a spec compiled in the same
+/// directory needs: include paths, macros, forced includes, the standard.
+std::vector<std::string> specFlags(const SourceFile &Source) {
+  SmallVector<StringRef, 64> Words;
+  StringRef(Source.commandLine).split(Words, ' ', -1, false);
+  std::vector<std::string> Flags;
+  for (size_t I = 1; I < Words.size(); ++I) {
+    StringRef W = Words[I];
+    static const StringRef Separate[] = {"-I", "-D", "-U", "-include", "-isystem", "-iquote"};
+    bool TakesNext = llvm::is_contained(Separate, W);
+    if (TakesNext && I + 1 < Words.size()) {
+      Flags.push_back(W.str());
+      Flags.push_back(Words[++I].str());
+    } else if (W.startswith("-I") || W.startswith("-D") || W.startswith("-U") ||
+               W.startswith("-std=")) {
+      Flags.push_back(W.str());
+    }
+  }
+  return Flags;
+}
+
+/// What a fact lets the partial evaluator fold: an integer, not an address of
+/// this run (a spec cannot name it).
+bool measurable(const Candidate &C) {
+  return (C.kind == "field" || C.kind == "param") && !StringRef(C.ctype).contains('*') &&
+         C.ctype != "function pointer";
+}
+
+/// Specialized instructions of Function called through a spec that includes its
+/// source, with Facts stated or not (respec explain); nullopt when it does not
+/// compile or specialize (Why says so).
+std::optional<uint64_t> specializedInstructions(const std::string &Function,
+                                                const std::vector<const Candidate *> &Facts,
+                                                const Profile &P, std::string &Why) {
+  auto Definition = P.definitions.find(Function);
+  auto Source = Definition == P.definitions.end() ? P.sources.end()
+                                                  : P.sources.find(Definition->second.second);
+  if (Source == P.sources.end() || Source->second.commandLine.empty()) {
+    Why = "no source or command line recorded (build with respec profile --cflags)";
+    return std::nullopt;
+  }
+  StringRef Signature = Definition->second.first;
+  size_t Open = Signature.find(Function + "(");
+  if (Open == StringRef::npos || !Signature.endswith(")")) {
+    Why = "no prototype recorded";
+    return std::nullopt;
+  }
+  StringRef Return = Signature.take_front(Open).trim();
+  StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
+  SmallVector<StringRef, 8> Declared;
+  if (Parameters != "void")
+    Parameters.split(Declared, ", ");
+  std::vector<std::string> Arguments;
+  for (StringRef Parameter : Declared)
+    Arguments.push_back(Parameter.rsplit(' ').second.str());
+  std::string Body;
+  for (const Candidate *C : Facts) {
+    if (C->kind == "param")
+      Arguments[C->paramIndex] = valueText(*C, C->dominant.value);
+    else
+      Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value) + ");\n";
+  }
+  std::string Call = Function + "(" + join(Arguments, ", ") + ")";
+  Body += Return == "void" ? "\t" + Call + ";\n" : "\treturn " + Call + ";\n";
+
+  SmallString<128> Directory;
+  if (sys::fs::createUniqueDirectory("respec-profile", Directory)) {
+    Why = "cannot create a temporary directory";
+    return std::nullopt;
+  }
+  std::string Spec = (Directory + "/measure.c").str(), Log = (Directory + "/explain.log").str();
+  {
+    std::error_code EC;
+    raw_fd_ostream Out(Spec, EC);
+    Out << "#include \"" << Definition->second.second << "\"\n#include <respec/respec.h>\n\n"
+        << "RESPEC_SPECIALIZE " << Return << " respec_profile_measured(" << Parameters
+        << ")\n{\n" << Body << "}\n";
+  }
+  static int Anchor;
+  std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "explain", Spec};
+  for (std::string &Flag : specFlags(Source->second))
+    Argv.push_back(std::move(Flag));
+  Argv.insert(Argv.end(), {"-w", "--function", "respec_profile_measured", "-q", "--color=never"});
+  int Status = layout::run({Argv, Source->second.directory, {}, Log});
+  std::optional<uint64_t> Instructions;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Log); Text && Status == 0) {
+    StringRef Rest = (*Text)->getBuffer();
+    size_t At = Rest.find("specialized instructions (after cleanup): ");
+    uint64_t N;
+    if (At != StringRef::npos &&
+        !Rest.drop_front(At).split(": ").second.split('\n').first.trim().getAsInteger(10, N))
+      Instructions = N;
+  }
+  if (!Instructions)
+    Why = "respec explain failed on the measuring spec (" + layout::tail(Log, 3) + ")";
+  sys::fs::remove_directories(Directory);
+  return Instructions;
+}
+
+/// "measured: ..." for a function's facts, or why it could not be.
+std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
+                         const Profile &P) {
+  std::vector<const Candidate *> Facts;
+  for (const Candidate *C : All)
+    if (C->function == Function && measurable(*C))
+      Facts.push_back(C);
+  if (Facts.empty())
+    return "not measured: no integer fact (an address of this run cannot be stated in a spec)";
+  std::string Why;
+  std::optional<uint64_t> Without = specializedInstructions(Function, {}, P, Why);
+  std::optional<uint64_t> With = Without ? specializedInstructions(Function, Facts, P, Why) : std::nullopt;
+  if (!With)
+    return "not measured: " + Why;
+  std::vector<std::string> Stated;
+  for (const Candidate *C : Facts)
+    Stated.push_back(factText(*C));
+  return "measured by the partial evaluator: " + Function + " specializes to " +
+         std::to_string(*With) + " instructions with " + join(Stated, " and ") + ", " +
+         std::to_string(*Without) + " without (" +
+         (*Without > *With ? std::to_string(*Without - *With) + " fewer"
+                           : std::string("none fewer")) + ")";
+}
+
 } // namespace
 
 void report(const ReportOptions &O) {
@@ -314,7 +453,7 @@ void report(const ReportOptions &O) {
          << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
          << " per write to the term, " << format("%g", O.replugCost) << " per change, "
          << format("%g", O.chooseCost) << " more per write to a per-object quasi-invariant)\n\n";
-  unsigned Rank = 0;
+  unsigned Rank = 0, Measured = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
   for (const Candidate *C : Ranked) {
     uint64_t Calls = P.calls.count(C->function) ? P.calls.at(C->function) : 0;
@@ -337,6 +476,11 @@ void report(const ReportOptions &O) {
              << " of " << C->count << "), cost " << C->writes << " writes to "
              << (C->term.empty() ? "-" : C->term) << " + " << C->changes << " changes";
     outs() << "; score " << format("%.0f", C->score) << "\n";
+    if (!ByFunction.count(C->function) && Measured < O.measure) {
+      ++Measured;
+      errs() << "profile: measuring " << C->function << " with respec explain\n";
+      outs() << "   " << measuredText(C->function, Ranked, P) << "\n";
+    }
     ByFunction[C->function].push_back(C);
   }
   if (!O.specDir.empty())

@@ -33,14 +33,22 @@
 // GuardCost and ReplugCost are in units of one folded observation (a few
 // instructions); their defaults come from librespec's measured constants
 // (bench/results/runtime.json: a guarded store costs about what a plain store
-// and a check do, a replug microseconds), and are options. What the
-// specialized code actually saves is not measured here: the draft spec is what
-// to give `respec explain` for that.
+// and a check do, a replug microseconds), and are options.
+//
+// What specialization saves is measured, for the first ranked functions, by the
+// partial evaluator itself: a spec that includes the function's source (its
+// path, directory and command line are in the profile's module record: clang
+// records the command line with -frecord-command-line) calls it with and
+// without the integer facts, and `respec explain` counts the specialized
+// instructions of both. Addresses of the run (pointer facts) and regions are
+// not stated in these specs: a spec cannot name them. The measure is a size,
+// not a time: the report does not predict a speedup yet.
 //
 // Profile format (text, one record per line, fields separated by tabs; the
 // first line is `respec-profile 1`):
 //
-//   call    FUNCTION LOCATION "" "" "" CALLS
+//   module  SOURCE DIRECTORY COMMAND-LINE "" "" 1
+//   call    FUNCTION LOCATION PROTOTYPE SOURCE "" CALLS
 //   param   FUNCTION LOCATION NAME INDEX CTYPE COUNT CHANGES VALUES
 //   field   FUNCTION LOCATION EXPR TERM CTYPE COUNT CHANGES VALUES
 //   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS
@@ -67,6 +75,8 @@ struct ReportOptions {
   double replugCost = 1000.0;
   /// Per write to a per-object quasi-invariant: picking the variant for its value.
   double chooseCost = 10.0;
+  /// Functions whose facts are measured with respec explain (the first ranked).
+  unsigned measure = 3;
   /// Where draft specs go (one file per function of the top candidates); empty: none.
   std::string specDir;
 };

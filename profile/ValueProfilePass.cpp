@@ -58,6 +58,8 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -258,13 +260,20 @@ std::pair<std::string, std::string> describePath(const AccessPath &Path, const T
     }
     const DIType *Element = strip(Pointee); // null for `void *`
     uint64_t ElementSize = Element ? Element->getSizeInBits() / 8 : 0;
-    if (First && Offset == 0 && Pointee) {
+    // What this step loads: the value at the end, a pointer before it.
+    uint64_t LoadedBits = Step + 1 == Path.offsets.size()
+                              ? DL.getTypeSizeInBits(const_cast<Type *>(Loaded))
+                              : DL.getPointerSizeInBits();
+    bool Whole = ElementSize && ElementSize * 8 == LoadedBits;
+    if (First && Offset == 0 && Whole) {
       Expr = "*" + Expr;
       Next = Pointee;
-    } else if (First && ElementSize && Offset % int64_t(ElementSize) == 0) {
+    } else if (First && Whole && Offset % int64_t(ElementSize) == 0) {
+      // An element of an array of what is loaded: `argv[1]`.
       Expr += "[" + std::to_string(Offset / int64_t(ElementSize)) + "]";
       Next = Pointee;
-    } else if (First || Left != 0) {
+    } else if (First || Left != 0 || !strip(Next) || strip(Next)->getSizeInBits() != LoadedBits) {
+      // No member of the loaded size there: the bytes, as what is loaded.
       Expr = "*(uint" + (Step + 1 == Path.offsets.size() ? Bits : "64") + "_t *)((char *)" +
              Expr + " + " + std::to_string(Offset) + ")";
       Next = nullptr;
@@ -276,6 +285,31 @@ std::pair<std::string, std::string> describePath(const AccessPath &Path, const T
     T = Next;
   }
   return {Expr, T ? cType(T) : Loaded->isPointerTy() ? "void *" : "uint" + Bits + "_t"};
+}
+
+/// F's C prototype from its debug info (`int f(int x, struct s * p)`), for
+/// the specs the report writes; "" without debug info.
+std::string signature(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || !SP->getType())
+    return "";
+  DITypeRefArray Types = SP->getType()->getTypeArray();
+  if (Types.size() == 0)
+    return "";
+  auto Spell = [](const DIType *T) {
+    std::string C = cType(T);
+    return C == "function pointer" ? std::string("void *") : C;
+  };
+  std::string Text = Spell(Types[0]) + " " + F.getName().str() + "(";
+  for (unsigned I = 1; I < Types.size(); ++I) {
+    if (!Types[I]) // `...`
+      return "";
+    const Argument *A = I - 1 < F.arg_size() ? F.getArg(I - 1) : nullptr;
+    const DILocalVariable *Var = A ? parameterVariable(*A) : nullptr;
+    Text += (I > 1 ? ", " : "") + Spell(Types[I]) + " " +
+            (Var ? Var->getName().str() : "arg" + std::to_string(I - 1));
+  }
+  return Text + (Types.size() == 1 ? "void)" : ")");
 }
 
 /// The term a TBAA access tag names: "XDR+0" (base type, offset), or "".
@@ -320,7 +354,7 @@ public:
   bool run();
 
 private:
-  enum Kind { Call, Param, Field, Region, Write };
+  enum Kind { Call, Param, Field, Region, Write, ModuleInfo };
   struct Site {
     std::string descriptor;
     Kind kind;
@@ -336,6 +370,7 @@ private:
   void sampleAt(IRBuilder<> &B, unsigned Index, FunctionCallee Hook, ArrayRef<Value *> Arguments);
   void instrumentFunction(Function &F);
   void instrumentLoad(LoadInst &Load);
+  void describeModule();
   void registerSites();
   FunctionCallee hook(StringRef Name, ArrayRef<Type *> Params);
 
@@ -344,6 +379,9 @@ private:
   LLVMContext &Ctx;
   bool callsOnly = false;
   StringSet<> selected;
+  /// The translation unit's main file, absolute: what a spec includes to
+  /// measure a candidate (profile/ProfileReport.cpp).
+  std::string sourcePath;
   std::vector<Site> sites;
   /// Sites are appended before the arrays' sizes are known: their slots are
   /// GEPs into placeholders replaced in registerSites. States: the runtime's
@@ -357,7 +395,7 @@ FunctionCallee ValueProfile::hook(StringRef Name, ArrayRef<Type *> Params) {
 }
 
 unsigned ValueProfile::addSite(Kind K, std::string Descriptor) {
-  static const char *Names[] = {"call", "param", "field", "region", "write"};
+  static const char *Names[] = {"call", "param", "field", "region", "write", "module"};
   sites.push_back({std::string(Names[K]) + "\t" + Descriptor, K});
   return sites.size() - 1;
 }
@@ -404,7 +442,7 @@ void ValueProfile::instrumentFunction(Function &F) {
                       (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
                                                std::to_string(F.getSubprogram()->getLine())
                                          : std::string("?"));
-  countAt(B, addSite(Call, Where + "\t\t\t"));
+  countAt(B, addSite(Call, Where + "\t" + signature(F) + "\t" + sourcePath + "\t"));
   bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName()));
   if (Values)
     for (Argument &A : F.args()) {
@@ -494,7 +532,28 @@ void ValueProfile::registerSites() {
   appendToGlobalCtors(M, Ctor, 0);
 }
 
+/// The module record: its source, the directory it was compiled in and its
+/// command line (clang records it with -frecord-command-line), so that the
+/// report can compile a spec with the same flags.
+void ValueProfile::describeModule() {
+  SmallString<256> Directory;
+  sys::fs::current_path(Directory);
+  SmallString<256> Source(M.getSourceFileName());
+  sys::fs::make_absolute(Directory, Source);
+  sourcePath = Source.str().str();
+  std::string CommandLine;
+  if (NamedMDNode *Recorded = M.getNamedMetadata("llvm.commandline"))
+    if (Recorded->getNumOperands() > 0)
+      if (auto *Text = dyn_cast<MDString>(Recorded->getOperand(0)->getOperand(0)))
+        CommandLine = Text->getString().str();
+  for (char &C : CommandLine) // the descriptor's separators
+    if (C == '\t' || C == '\n')
+      C = ' ';
+  addSite(ModuleInfo, sourcePath + "\t" + Directory.str().str() + "\t" + CommandLine + "\t\t");
+}
+
 bool ValueProfile::run() {
+  describeModule();
   statesPlaceholder = new GlobalVariable(M, ArrayType::get(PointerType::getUnqual(Ctx), 0), false,
                                          GlobalValue::InternalLinkage, nullptr, "respec.profile.states");
   countersPlaceholder = new GlobalVariable(M, ArrayType::get(Type::getInt64Ty(Ctx), 0), false,
@@ -504,7 +563,7 @@ bool ValueProfile::run() {
       continue;
     instrumentFunction(F);
   }
-  if (sites.empty()) {
+  if (sites.size() == 1) { // the module record alone
     statesPlaceholder->eraseFromParent();
     countersPlaceholder->eraseFromParent();
     return false;

@@ -51,7 +51,7 @@
 #define EXACT_OBSERVATIONS 1024
 #define SAMPLE_PERIOD 64
 
-enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE };
+enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE, SITE_MODULE };
 
 struct region_cell {
 	int64_t offset;
@@ -99,7 +99,7 @@ static void reset_in_child(void);
 void __respec_profile_register(const char *const *descriptors, struct site **states,
 			       uint64_t *counters, uint64_t n)
 {
-	static const char *kinds[] = {"call", "param", "field", "region", "write"};
+	static const char *kinds[] = {"call", "param", "field", "region", "write", "module"};
 	for (uint64_t i = 0; i < n; i++) {
 		struct site *s = calloc(1, sizeof *s);
 		if (!s)
@@ -109,7 +109,7 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 		s->counter = &counters[2 * i];
 		s->period = 1;
 		s->random = 0x9e3779b97f4a7c15ULL ^ (i + 1) * 0xbf58476d1ce4e5b9ULL;
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			if (strncmp(descriptors[i], kinds[k], strlen(kinds[k])) == 0 &&
 			    descriptors[i][strlen(kinds[k])] == '\t')
 				s->kind = (enum site_kind)k;
@@ -221,7 +221,8 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 
 static void write_site(FILE *out, struct site *s)
 {
-	uint64_t count = s->kind == SITE_CALL || s->kind == SITE_WRITE
+	uint64_t count = s->kind == SITE_MODULE ? 1
+			 : s->kind == SITE_CALL || s->kind == SITE_WRITE
 				 ? __atomic_load_n(&s->counter[0], __ATOMIC_RELAXED)
 				 : s->count;
 	if (!count)

@@ -17,6 +17,9 @@
 // CHECK: 1. code_int: s->ops->put == 0x{{[0-9a-f]+}}
 // CHECK-NEXT: field at {{.*}}stream-and-interpreter.c:[[#]]; function called 960 times
 // CHECK-NEXT: benefit 960 (100.0% of 960), cost 0 writes to ops+0 + 0 changes; score 960
+// The partial evaluator, on a spec that includes this file and states the
+// function's integer fact (the addresses cannot be stated):
+// CHECK-NEXT: measured by the partial evaluator: code_int specializes to [[#]] instructions with s->op == 0, [[#]] without ({{[1-9][0-9]*}} fewer)
 // CHECK: 2. code_int: s->op == 0
 // CHECK-NEXT: field
 // CHECK-NEXT: benefit 960 (100.0% of 960), cost 1 writes to stream+0 + 0 changes; score 959
@@ -24,6 +27,7 @@
 // CHECK: 4. run: memory behind 'pc' (const struct insn *) is constant: reads at offsets 0..40
 // CHECK-NEXT: region at
 // CHECK-NEXT: benefit 540 (reads of unchanging memory), 1 distinct base address(es); score 540
+// CHECK-NEXT: not measured: no integer fact
 // A load at an offset from a `void *` has no member to name (this crashed the
 // plugin once, on libpcap):
 // CHECK: 5. uses_opaque: *(uint32_t *)((char *)context + 4) == 3

@@ -59,6 +59,9 @@ report options:
                        of each object (a few values, read ten times as often as
                        written), of choosing the variant for its new value
                        (default 10)
+  --measure N          for the first N ranked functions, count with respec
+                       explain the instructions they specialize to with their
+                       integer facts and without (default 3; 0: none)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   -h, --help           this text
 
@@ -102,7 +105,8 @@ int run(int Argc, char **Argv) {
     return Argc == 0 ? 2 : 0;
   }
   if (!strcmp(Argv[0], "--cflags")) {
-    outs() << "-g -fpass-plugin="
+    // -frecord-command-line: the report compiles specs with the sources' flags.
+    outs() << "-g -frecord-command-line -fpass-plugin="
            << findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN) << "\n";
     return 0;
   }
@@ -137,6 +141,8 @@ int run(int Argc, char **Argv) {
       O.replugCost = realValue(Arg, Value());
     } else if (Arg == "--choose-cost") {
       O.chooseCost = realValue(Arg, Value());
+    } else if (Arg == "--measure") {
+      O.measure = unsignedValue(Arg, Value());
     } else if (Arg == "--specs") {
       O.specDir = Value().str();
     } else if (Arg.startswith("-")) {
