@@ -7,7 +7,8 @@
 // runs:
 //
 //   call    how often the function is entered;
-//   param   the values of each integer or pointer parameter;
+//   param   the values of each integer or pointer parameter (pointers name
+//           objects: the report ranks only integers, and what is behind them);
 //   field   the values loaded through a parameter at a constant access path
 //           (`xdrs->x_op`, `xdrs->x_ops->x_putlong`: up to MaxDerefs loads deep);
 //   region  the loads through a parameter at a run-time offset (a program an
@@ -38,13 +39,16 @@
 // region observation counts down its site's countdown and calls the runtime
 // only when it runs out. The runtime then records the observation with the
 // weight of the observations it stands for and sets the next countdown: every
-// observation of a site's first thousands, then one in a randomized period
+// observation of a site's first 1,024, then about one in 64, randomized
 // (profile/runtime/profile_runtime.c).
 //
 // Each site has a descriptor string (tab-separated: kind, function, file:line,
 // the C expression, its term, its C type), two counter words and a state slot
 // the runtime fills when the module's constructor registers them (null before:
-// the observation is not recorded).
+// the observation is not recorded). A call site's descriptor also holds the
+// function's C prototype and its source; one more record per module holds the
+// source's path, directory and command line (with -frecord-command-line), so
+// that the report can compile a spec beside the source to measure a candidate.
 //
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/StringSet.h"
