@@ -31,6 +31,10 @@ struct Candidate {
   // region sites
   uint64_t bases = 0, offsets = 0, changedOffsets = 0, stableReads = 0, untracked = 0;
   int64_t low = INT64_MAX, high = INT64_MIN;
+  /// The bytes the run read there, when it never read two values at an offset
+  /// (little-endian; bytes it never read are 0); empty when unknown.
+  std::vector<uint8_t> bytes;
+  bool bytesKnown = true;
   // the estimate
   TopValue dominant;
   uint64_t writes = 0;
@@ -56,6 +60,35 @@ uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
   if (Text.getAsInteger(Radix, N))
     throw SpecError(Where, "not a number: '" + Text.str() + "'");
   return N;
+}
+
+/// Merges a region record's cells (offset:size:hex value, ...) into C.bytes; a
+/// record without them, or cells that disagree, leave the bytes unknown.
+void readRegionBytes(StringRef Cells, Candidate &C, const std::string &Where) {
+  if (Cells.empty())
+    C.bytesKnown = false;
+  SmallVector<StringRef, 64> List;
+  Cells.split(List, ',', -1, false);
+  for (StringRef Cell : List) {
+    SmallVector<StringRef, 3> Parts;
+    Cell.split(Parts, ':');
+    int64_t Offset;
+    if (Parts.size() != 3 || Parts[0].getAsInteger(10, Offset))
+      throw SpecError(Where, "a region cell not of the form offset:size:hex");
+    uint64_t Size = number(Parts[1], Where), Value = number(Parts[2], Where, 16);
+    if (Offset < 0 || Size > 8 || Offset + Size > 1 << 20) {
+      C.bytesKnown = false;
+      continue;
+    }
+    if (C.bytes.size() < uint64_t(Offset) + Size)
+      C.bytes.resize(Offset + Size);
+    for (uint64_t Byte = 0; Byte < Size; ++Byte) {
+      uint8_t B = uint8_t(Value >> (8 * Byte));
+      uint8_t &Known = C.bytes[Offset + Byte];
+      C.bytesKnown &= Known == 0 || Known == B; // a zero byte may be one not read yet
+      Known = B;
+    }
+  }
 }
 
 void readProfile(const std::string &Path, Profile &P) {
@@ -88,7 +121,8 @@ void readProfile(const std::string &Path, Profile &P) {
       P.writes[F[4].str()] += Count;
       continue;
     }
-    if (F.size() != 9 || (Kind != "param" && Kind != "field" && Kind != "region"))
+    if ((F.size() != 9 && !(Kind == "region" && F.size() == 10)) ||
+        (Kind != "param" && Kind != "field" && Kind != "region"))
       throw SpecError(Where, "unknown record '" + Kind.str() + "'");
     Candidate &C = P.candidates[{F[1].str(), Kind.str(), F[3].str()}];
     C.kind = Kind.str(), C.function = F[1].str(), C.expr = F[3].str(), C.ctype = F[5].str();
@@ -113,6 +147,7 @@ void readProfile(const std::string &Path, Profile &P) {
       if (S[4].getAsInteger(10, Low) || S[5].getAsInteger(10, High))
         throw SpecError(Where, "region bounds are not numbers");
       C.low = std::min(C.low, Low), C.high = std::max(C.high, High);
+      readRegionBytes(F.size() == 10 ? F[9] : StringRef(), C, Where);
       continue;
     }
     C.changes += number(F[7], Where);
@@ -326,6 +361,8 @@ std::vector<std::string> specFlags(const SourceFile &Source) {
 /// What a fact lets the partial evaluator fold: an integer, not an address of
 /// this run (a spec cannot name it).
 bool measurable(const Candidate &C) {
+  if (C.kind == "region")
+    return C.bytesKnown && !C.bytes.empty();
   return (C.kind == "field" || C.kind == "param") && !StringRef(C.ctype).contains('*') &&
          C.ctype != "function pointer";
 }
@@ -357,12 +394,24 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
   std::vector<std::string> Arguments;
   for (StringRef Parameter : Declared)
     Arguments.push_back(Parameter.rsplit(' ').second.str());
-  std::string Body;
+  std::string Body, Constants;
   for (const Candidate *C : Facts) {
-    if (C->kind == "param")
+    if (C->kind == "param") {
       Arguments[C->paramIndex] = valueText(*C, C->dominant.value);
-    else
+    } else if (C->kind == "region") {
+      // The memory the run read, as a constant the parameter points to.
+      auto Named = llvm::find(Arguments, C->expr);
+      if (Named == Arguments.end())
+        continue;
+      std::string Name = "respec_profile_region_" + C->expr, Bytes;
+      for (uint8_t B : C->bytes)
+        Bytes += (Bytes.empty() ? "" : ", ") + std::to_string(B);
+      Constants += "static const unsigned char " + Name + "[" + std::to_string(C->bytes.size()) +
+                   "] __attribute__((aligned(16))) = {" + Bytes + "};\n";
+      *Named = "(" + C->ctype + ")" + Name;
+    } else {
       Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value) + ");\n";
+    }
   }
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
   Body += Return == "void" ? "\t" + Call + ";\n" : "\treturn " + Call + ";\n";
@@ -377,7 +426,7 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
     std::error_code EC;
     raw_fd_ostream Out(Spec, EC);
     Out << "#include \"" << Definition->second.second << "\"\n#include <respec/respec.h>\n\n"
-        << "RESPEC_SPECIALIZE " << Return << " respec_profile_measured(" << Parameters
+        << Constants << "RESPEC_SPECIALIZE " << Return << " respec_profile_measured(" << Parameters
         << ")\n{\n" << Body << "}\n";
   }
   static int Anchor;
@@ -409,7 +458,8 @@ std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
     if (C->function == Function && measurable(*C))
       Facts.push_back(C);
   if (Facts.empty())
-    return "not measured: no integer fact (an address of this run cannot be stated in a spec)";
+    return "not measured: no integer fact or region read whole (an address of this run "
+           "cannot be stated in a spec)";
   std::string Why;
   std::optional<uint64_t> Without = specializedInstructions(Function, {}, P, Why);
   std::optional<uint64_t> With = Without ? specializedInstructions(Function, Facts, P, Why) : std::nullopt;

@@ -40,9 +40,12 @@
 // path, directory and command line are in the profile's module record: clang
 // records the command line with -frecord-command-line) calls it with and
 // without the integer facts, and `respec explain` counts the specialized
-// instructions of both. Addresses of the run (pointer facts) and regions are
-// not stated in these specs: a spec cannot name them. The measure is a size,
-// not a time: the report does not predict a speedup yet.
+// instructions of both. A region read whole (no offset ever read two values)
+// is stated as a constant array holding the bytes the run read (bytes it never
+// read are zero: an approximation of a program whose unvisited branches the
+// measure then sees as zeros), passed for its parameter. Addresses of the run
+// (pointer facts) are not stated: a spec cannot name them. The measure is a
+// size, not a time: the report does not predict a speedup yet.
 //
 // Profile format (text, one record per line, fields separated by tabs; the
 // first line is `respec-profile 1`):
@@ -51,11 +54,12 @@
 //   call    FUNCTION LOCATION PROTOTYPE SOURCE "" CALLS
 //   param   FUNCTION LOCATION NAME INDEX CTYPE COUNT CHANGES VALUES
 //   field   FUNCTION LOCATION EXPR TERM CTYPE COUNT CHANGES VALUES
-//   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS
+//   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS [CELLS]
 //   write   FUNCTION LOCATION "" TERM "" COUNT
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
-// offsets:changed:stable-reads:untracked:low:high.
+// offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
+// changed: comma-separated offset:size:hex value.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H

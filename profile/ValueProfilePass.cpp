@@ -492,8 +492,9 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
     std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(Path->argument->getArgNo());
     std::string Type = Var ? cType(Var->getType()) : "void *";
     sampleAt(B, addSite(Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
-             hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64}),
-             {const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V});
+             hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64, I64}),
+             {const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V,
+              B.getInt64(DL.getTypeStoreSize(T))});
     return;
   }
   auto [Expr, Type] = describePath(*Path, T, DL);

@@ -55,7 +55,7 @@ enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE, SIT
 
 struct region_cell {
 	int64_t offset;
-	uint64_t value;
+	uint64_t value, size; /* the first value read there, and its size */
 	uint64_t reads;
 	int used, changed;
 };
@@ -181,7 +181,8 @@ void __respec_profile_value(struct site *s, uint64_t value)
 	unlock(&s->lock);
 }
 
-void __respec_profile_region(struct site *s, const void *base, const void *address, uint64_t value)
+void __respec_profile_region(struct site *s, const void *base, const void *address, uint64_t value,
+			     uint64_t size)
 {
 	if (!s)
 		return;
@@ -211,6 +212,7 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 		cell->used = 1;
 		cell->offset = offset;
 		cell->value = value;
+		cell->size = size;
 		cell->reads = weight;
 	} else {
 		cell->changed |= cell->value != value;
@@ -246,11 +248,21 @@ static void write_site(FILE *out, struct site *s)
 			low = c->offset < low ? c->offset : low;
 			high = c->offset > high ? c->offset : high;
 		}
-		fprintf(out, "\t%llu\t%llu:%llu:%llu:%llu:%lld:%lld",
+		fprintf(out, "\t%llu\t%llu:%llu:%llu:%llu:%lld:%lld\t",
 			(unsigned long long)s->bases, (unsigned long long)offsets,
 			(unsigned long long)changed, (unsigned long long)stable_reads,
 			(unsigned long long)s->untracked, (long long)(offsets ? low : 0),
 			(long long)(offsets ? high : 0));
+		/* The contents of a region that never changed, for the report's
+		 * measuring spec: offset:size:value of every cell. */
+		for (unsigned i = 0, first = 1; !changed && s->cells && i < REGION_OFFSETS; i++)
+			if (s->cells[i].used) {
+				fprintf(out, "%s%lld:%llu:%llx", first ? "" : ",",
+					(long long)s->cells[i].offset,
+					(unsigned long long)s->cells[i].size,
+					(unsigned long long)s->cells[i].value);
+				first = 0;
+			}
 	}
 	fputc('\n', out);
 }
