@@ -2,6 +2,7 @@
 #include "ProfileReport.h"
 #include "Diagnostics.h"
 #include "Process.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -248,12 +249,13 @@ std::string percent(uint64_t Part, uint64_t Whole) {
 std::string valueText(const Candidate &C, uint64_t V) {
   if (StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
     return "0x" + utohexstr(V, /*LowerCase=*/true);
-  // Integers are recorded zero-extended: show small negative ones as such.
-  if (V > 0xffffffffULL && int64_t(V) < 0)
-    return std::to_string(int64_t(V));
-  if (V >= 0x80000000ULL && V <= 0xffffffffULL && !StringRef(C.ctype).contains("unsigned"))
-    return std::to_string(int32_t(uint32_t(V)));
-  return std::to_string(V);
+  // Integers are recorded zero-extended from their own width, which the
+  // profile does not say: a value that every integer type holds as it is is
+  // written as it is, another converted to the type (`(short)0xffff` is -1,
+  // `(uint32_t)0x80000000` is 2147483648), so that the fact is true as stated.
+  if (V < 128)
+    return std::to_string(V);
+  return "(" + C.ctype + ")0x" + utohexstr(V, /*LowerCase=*/true);
 }
 
 std::string factText(const Candidate &C) {
@@ -397,6 +399,10 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
   std::string Body, Constants;
   for (const Candidate *C : Facts) {
     if (C->kind == "param") {
+      if (C->paramIndex >= Arguments.size()) {
+        Why = "the profile's parameter index is past the prototype's";
+        return std::nullopt;
+      }
       Arguments[C->paramIndex] = valueText(*C, C->dominant.value);
     } else if (C->kind == "region") {
       // The memory the run read, as a constant the parameter points to.
@@ -421,10 +427,15 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
     Why = "cannot create a temporary directory";
     return std::nullopt;
   }
+  auto RemoveDirectory = make_scope_exit([&] { sys::fs::remove_directories(Directory); });
   std::string Spec = (Directory + "/measure.c").str(), Log = (Directory + "/explain.log").str();
   {
     std::error_code EC;
     raw_fd_ostream Out(Spec, EC);
+    if (EC) {
+      Why = "cannot write " + Spec + ": " + EC.message();
+      return std::nullopt;
+    }
     Out << "#include \"" << Definition->second.second << "\"\n#include <respec/respec.h>\n\n"
         << Constants << "RESPEC_SPECIALIZE " << Return << " respec_profile_measured(" << Parameters
         << ")\n{\n" << Body << "}\n";
@@ -434,7 +445,13 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
   for (std::string &Flag : specFlags(Source->second))
     Argv.push_back(std::move(Flag));
   Argv.insert(Argv.end(), {"-w", "--function", "respec_profile_measured", "-q", "--color=never"});
-  int Status = layout::run({Argv, Source->second.directory, {}, Log});
+  int Status;
+  try {
+    Status = layout::run({Argv, Source->second.directory, {}, Log});
+  } catch (const SpecError &E) { // killed, or could not start
+    Why = std::string("respec explain: ") + E.what();
+    return std::nullopt;
+  }
   std::optional<uint64_t> Instructions;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Log); Text && Status == 0) {
     StringRef Rest = (*Text)->getBuffer();
@@ -446,7 +463,6 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
   }
   if (!Instructions)
     Why = "respec explain failed on the measuring spec (" + layout::tail(Log, 3) + ")";
-  sys::fs::remove_directories(Directory);
   return Instructions;
 }
 

@@ -15,8 +15,11 @@
 //   benefit  = observations of the dominant value (each is a load, a test and
 //              what depends on it, that specialization evaluates away)
 //   cost     = guard checks: every write to the term (TBAA base type and
-//              offset, counted in every function) costs GuardCost;
-//            + replugs: every change of the site's value costs ReplugCost
+//              offset, counted in every instrumented function; stores without
+//              a struct-path tag — memcpy, code built -fno-strict-aliasing,
+//              uninstrumented libraries — are not seen) costs GuardCost;
+//            + replugs: every change of the site's value (estimated, once
+//              observations are sampled) costs ReplugCost
 //              (a broken quasi-invariant re-specializes or falls back);
 //            + for a parameter that is not always the same, a dispatch per
 //              call (1 each).
@@ -46,6 +49,9 @@
 // measure then sees as zeros), passed for its parameter. Addresses of the run
 // (pointer facts) are not stated: a spec cannot name them. The measure is a
 // size, not a time: the report does not predict a speedup yet.
+//
+// Functions are named as they are linked: two file-static functions of one
+// name in different files are merged (their values, counts and prototypes).
 //
 // Profile format (text, one record per line, fields separated by tabs; the
 // first line is `respec-profile 1`):

@@ -168,12 +168,35 @@ std::optional<AccessPath> accessPath(const Value *Address, const DataLayout &DL,
 }
 
 /// The parameter's debug-info variable, found through the dbg.value SROA left.
+/// (The dbg.value of this very Argument, whole: a struct passed in two
+/// registers has a fragment in each.)
 const DILocalVariable *parameterVariable(const Argument &A) {
   for (const Instruction &I : instructions(A.getParent()))
     if (auto *DVI = dyn_cast<DbgValueInst>(&I))
-      if (DVI->getVariable()->getArg() == A.getArgNo() + 1)
+      if (DVI->getValue() == &A && DVI->getVariable()->getArg() != 0 &&
+          !DVI->getExpression()->getFragmentInfo())
         return DVI->getVariable();
   return nullptr;
+}
+
+/// Whether F's IR arguments are its C parameters, one for one: not when the
+/// ABI added a hidden one (a struct returned through memory) or split or
+/// copied one (a struct passed in registers or on the stack). Value sites are
+/// only for such functions: their indices and names are the C ones.
+bool argumentsAreParameters(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || !SP->getType() || SP->getType()->getTypeArray().size() != F.arg_size() + 1)
+    return false;
+  return llvm::none_of(F.args(), [](const Argument &A) {
+    return A.hasStructRetAttr() || A.hasByValAttr() || A.hasInAllocaAttr() ||
+           A.hasPreallocatedAttr();
+  });
+}
+
+/// Whether the instrumentation may pass P to the runtime (its hooks take
+/// pointers of address space 0).
+bool inDefaultAddressSpace(const Value *P) {
+  return P->getType()->getPointerAddressSpace() == 0;
 }
 
 /// The type behind typedefs and qualifiers.
@@ -186,6 +209,15 @@ const DIType *strip(const DIType *T) {
     T = D->getBaseType();
   }
   return T;
+}
+
+/// Whether A is a C scalar (an integer, an enum, a pointer): a small struct
+/// the ABI passes as one integer register is an argument of integer type whose
+/// bits are the struct's, not a value a spec could state.
+bool isScalarParameter(const Function &F, const Argument &A) {
+  const DIType *T = strip(F.getSubprogram()->getType()->getTypeArray()[A.getArgNo() + 1]);
+  auto *Composite = dyn_cast_or_null<DICompositeType>(T);
+  return T && (!Composite || Composite->getTag() == dwarf::DW_TAG_enumeration_type);
 }
 
 /// C spelling of a debug-info type, for the report and draft specs. Function
@@ -295,7 +327,7 @@ std::pair<std::string, std::string> describePath(const AccessPath &Path, const T
 /// the specs the report writes; "" without debug info.
 std::string signature(const Function &F) {
   const DISubprogram *SP = F.getSubprogram();
-  if (!SP || !SP->getType())
+  if (!argumentsAreParameters(F))
     return "";
   DITypeRefArray Types = SP->getType()->getTypeArray();
   if (Types.size() == 0)
@@ -447,11 +479,13 @@ void ValueProfile::instrumentFunction(Function &F) {
                                                std::to_string(F.getSubprogram()->getLine())
                                          : std::string("?"));
   countAt(B, addSite(Call, Where + "\t" + signature(F) + "\t" + sourcePath + "\t"));
-  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName()));
+  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName())) &&
+                argumentsAreParameters(F);
   if (Values)
     for (Argument &A : F.args()) {
       Type *T = A.getType();
-      if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)))
+      if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)) ||
+          !isScalarParameter(F, A))
         continue;
       const DILocalVariable *Var = parameterVariable(A);
       std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(A.getArgNo());
@@ -481,7 +515,8 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
   if (Load.isVolatile() || !(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)))
     return;
   std::optional<AccessPath> Path = accessPath(Load.getPointerOperand(), DL);
-  if (!Path)
+  if (!Path || !inDefaultAddressSpace(Load.getPointerOperand()) ||
+      (Path->dynamicOffset && !inDefaultAddressSpace(Path->argument)))
     return;
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
   IRBuilder<> B(Load.getNextNode());
@@ -564,7 +599,10 @@ bool ValueProfile::run() {
   countersPlaceholder = new GlobalVariable(M, ArrayType::get(Type::getInt64Ty(Ctx), 0), false,
                                            GlobalValue::InternalLinkage, nullptr, "respec.profile.counters");
   for (Function &F : M) {
-    if (F.isDeclaration() || F.hasOptNone() || F.getName().startswith("__respec_profile"))
+    // Naked functions have no frame for a call; the others opted out.
+    if (F.isDeclaration() || F.hasOptNone() || F.hasFnAttribute(Attribute::Naked) ||
+        F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
+        F.getName().startswith("__respec_profile"))
       continue;
     instrumentFunction(F);
   }

@@ -34,8 +34,12 @@
  * temporary name and renamed, so that a profile is never half-written. It is
  * written at exit(), and at _exit() and _Exit() too: `respec profile --ldflags`
  * wraps them (-Wl,--wrap), since programs that must not run destructors end
- * that way. A process killed by a signal writes nothing. A forked child starts
- * from zero (pthread_atfork), so that its profile and its parent's add up.
+ * that way. A process killed by a signal writes nothing, and _exit called from
+ * a signal handler is not supported (writing a file is not async-signal-safe).
+ * A forked child starts from zero (pthread_atfork), so that its profile and
+ * its parent's add up; a vfork child writes nothing. Not supported either: an
+ * instrumented shared library that is unloaded (dlclose) before exit, whose
+ * sites the profile would still read.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -69,6 +73,7 @@ struct site {
 	uint64_t period; /* the weight of the next recorded observation */
 	uint64_t random; /* xorshift state for the periods */
 	uint64_t count, changes, last;
+	uint64_t samples; /* recorded observations: changes are seen between them */
 	uint64_t values[SKETCH_VALUES], counts[SKETCH_VALUES], errors[SKETCH_VALUES];
 	unsigned used;
 	/* region sites */
@@ -79,6 +84,7 @@ struct site {
 };
 
 static struct site *all_sites;
+static atomic_flag profile_written = ATOMIC_FLAG_INIT;
 static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
 static int exit_hook_set;
 
@@ -93,8 +99,20 @@ static void unlock(atomic_flag *flag)
 	atomic_flag_clear_explicit(flag, memory_order_release);
 }
 
+/* The hooks never wait: an observation whose site is busy (another thread, or
+ * a signal handler that interrupted this one inside the hook) is dropped, and
+ * the site's countdown, still run out, takes the next one. */
+static int try_lock(atomic_flag *flag)
+{
+	return !atomic_flag_test_and_set_explicit(flag, memory_order_acquire);
+}
+
 static void write_profile(void);
+static void lock_all(void);
+static void unlock_all(void);
 static void reset_in_child(void);
+/* The process whose profile this is: a vfork child shares this memory. */
+static pid_t profiled_process;
 
 void __respec_profile_register(const char *const *descriptors, struct site **states,
 			       uint64_t *counters, uint64_t n)
@@ -122,8 +140,9 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 	lock(&registry_lock);
 	if (!exit_hook_set) {
 		exit_hook_set = 1;
+		profiled_process = getpid();
 		atexit(write_profile);
-		pthread_atfork(NULL, NULL, reset_in_child);
+		pthread_atfork(lock_all, unlock_all, reset_in_child);
 	}
 	unlock(&registry_lock);
 }
@@ -159,6 +178,7 @@ static void sketch_add(struct site *s, uint64_t value, uint64_t weight)
 	}
 	if (s->used < SKETCH_VALUES) {
 		s->values[s->used] = value;
+		s->errors[s->used] = 0;
 		s->counts[s->used++] = weight;
 		return;
 	}
@@ -169,12 +189,12 @@ static void sketch_add(struct site *s, uint64_t value, uint64_t weight)
 
 void __respec_profile_value(struct site *s, uint64_t value)
 {
-	if (!s)
+	if (!s || !try_lock(&s->lock))
 		return;
-	lock(&s->lock);
 	uint64_t weight = take_sample(s);
 	if (s->count && value != s->last)
 		s->changes++;
+	s->samples++;
 	s->count += weight;
 	s->last = value;
 	sketch_add(s, value, weight);
@@ -184,9 +204,8 @@ void __respec_profile_value(struct site *s, uint64_t value)
 void __respec_profile_region(struct site *s, const void *base, const void *address, uint64_t value,
 			     uint64_t size)
 {
-	if (!s)
+	if (!s || !try_lock(&s->lock))
 		return;
-	lock(&s->lock);
 	uint64_t weight = take_sample(s);
 	if (!s->cells)
 		s->cells = calloc(REGION_OFFSETS, sizeof *s->cells);
@@ -231,7 +250,10 @@ static void write_site(FILE *out, struct site *s)
 		return;
 	fprintf(out, "%s\t%llu", s->descriptor, (unsigned long long)count);
 	if (s->kind == SITE_PARAM || s->kind == SITE_FIELD) {
-		fprintf(out, "\t%llu\t", (unsigned long long)s->changes);
+		/* Changes were seen between recorded observations: scaled to all of
+		 * them (exact while every observation is recorded). */
+		double changes = s->samples ? (double)s->changes * (double)s->count / (double)s->samples : 0;
+		fprintf(out, "\t%llu\t", (unsigned long long)(changes + 0.5));
 		for (unsigned i = 0; i < s->used; i++)
 			fprintf(out, "%s%llx:%llu:%llu", i ? "," : "", (unsigned long long)s->values[i],
 				(unsigned long long)s->counts[i], (unsigned long long)s->errors[i]);
@@ -267,22 +289,39 @@ static void write_site(FILE *out, struct site *s)
 	fputc('\n', out);
 }
 
-/* The child's sites count only what the child does (the locks are free: fork
- * keeps only the thread that called it, which held none of them). */
+/* fork: every lock is taken before (so that no other thread holds one in the
+ * child's copy) and released after, in both processes; the child's sites then
+ * count only what the child does. */
+static void lock_all(void)
+{
+	lock(&registry_lock);
+	for (struct site *s = all_sites; s; s = s->next)
+		lock(&s->lock);
+}
+
+static void unlock_all(void)
+{
+	for (struct site *s = all_sites; s; s = s->next)
+		unlock(&s->lock);
+	unlock(&registry_lock);
+}
+
 static void reset_in_child(void)
 {
+	profiled_process = getpid();
+	atomic_flag_clear(&profile_written);
 	for (struct site *s = all_sites; s; s = s->next) {
 		__atomic_store_n(&s->counter[0], 0, __ATOMIC_RELAXED);
-		s->count = s->changes = s->untracked = s->bases = 0;
+		s->count = s->changes = s->untracked = s->bases = s->samples = s->last = 0;
 		s->used = 0;
+		memset(s->errors, 0, sizeof s->errors);
 		s->period = 1;
 		__atomic_store_n(&s->counter[1], 1, __ATOMIC_RELAXED);
 		if (s->cells)
 			memset(s->cells, 0, REGION_OFFSETS * sizeof *s->cells);
 	}
+	unlock_all();
 }
-
-static atomic_flag profile_written = ATOMIC_FLAG_INIT;
 
 void __real__exit(int status) __attribute__((noreturn));
 void __real__Exit(int status) __attribute__((noreturn));
@@ -301,7 +340,9 @@ void __wrap__Exit(int status)
 
 static void write_profile(void)
 {
-	if (atomic_flag_test_and_set(&profile_written))
+	/* A vfork child ending with _exit shares the parent's memory: the profile
+	 * is the parent's to write. */
+	if (getpid() != profiled_process || atomic_flag_test_and_set(&profile_written))
 		return;
 	const char *pattern = getenv("RESPEC_PROFILE_OUT");
 	char path[4096], temporary[4200];
