@@ -61,7 +61,8 @@ report options:
                        (default 10)
   --measure N          for the first N ranked functions, count with respec
                        explain the instructions they specialize to with their
-                       integer facts and without (default 3; 0: none)
+                       integer facts and the regions the run read whole, and
+                       without them (default 3; 0: none)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   -h, --help           this text
 
