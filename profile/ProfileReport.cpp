@@ -30,7 +30,7 @@ struct Candidate {
   uint64_t count = 0, changes = 0;
   std::map<uint64_t, TopValue> values; ///< merged sketches
   // region sites
-  uint64_t bases = 0, offsets = 0, changedOffsets = 0, stableReads = 0, untracked = 0;
+  uint64_t bases = 0, changedOffsets = 0, stableReads = 0, untracked = 0;
   int64_t low = INT64_MAX, high = INT64_MIN;
   /// The bytes the run read there, when it never read two values at an offset
   /// (little-endian; bytes it never read are 0); empty when unknown.
@@ -140,7 +140,7 @@ void readProfile(const std::string &Path, Profile &P) {
       if (S.size() != 6)
         throw SpecError(Where, "region statistics of " + std::to_string(S.size()) + " fields");
       C.bases = std::max(C.bases, number(F[7], Where));
-      C.offsets += number(S[0], Where);
+      number(S[0], Where); // the offsets read: the cells say which
       C.changedOffsets += number(S[1], Where);
       C.stableReads += number(S[2], Where);
       C.untracked += number(S[3], Where);
@@ -159,12 +159,19 @@ void readProfile(const std::string &Path, Profile &P) {
       V.split(Parts, ':');
       if (Parts.size() != 3)
         throw SpecError(Where, "a value not of the form hex:count:error");
-      TopValue &T = C.values[number(Parts[0], Where, 16)];
-      T.value = number(Parts[0], Where, 16);
+      uint64_t Value = number(Parts[0], Where, 16);
+      TopValue &T = C.values[Value];
+      T.value = Value;
       T.count += number(Parts[1], Where);
       T.error += number(Parts[2], Where);
     }
   }
+}
+
+/// A function's calls or a term's writes (0 when the profile saw none).
+uint64_t countOf(const std::map<std::string, uint64_t> &Counts, const std::string &Key) {
+  auto It = Counts.find(Key);
+  return It == Counts.end() ? 0 : It->second;
 }
 
 /// A per-object quasi-invariant takes a few values: one variant each.
@@ -200,7 +207,6 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
     if (C.changedOffsets || C.untracked || !C.stableReads)
       return false;
     C.dominant.count = C.stableReads;
-    C.writes = 0; // the region's own writes are not instrumented: see the report's note
     C.score = double(C.stableReads) - O.replugCost * double(C.bases > 1 ? C.bases - 1 : 0);
     return true;
   }
@@ -214,8 +220,7 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
     uint64_t Exact = 0;
     for (auto &[V, T] : C.values)
       Exact += T.error == 0 ? T.count : 0;
-    if (auto It = P.writes.find(C.term); It != P.writes.end())
-      C.writes = It->second;
+    C.writes = countOf(P.writes, C.term);
     if (C.values.size() > MaxObjectValues || double(Exact) < O.dominance * double(C.count) ||
         C.count < 10 * C.writes)
       return false;
@@ -230,10 +235,9 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
   uint64_t Sure = C.dominant.count - std::min(C.dominant.count, C.dominant.error);
   if (C.count == 0 || double(Sure) < O.dominance * double(C.count))
     return false;
-  if (auto It = P.writes.find(C.term); !C.term.empty() && It != P.writes.end())
-    C.writes = It->second;
+  C.writes = countOf(P.writes, C.term);
   double Dispatch = C.kind == "param" && Sure < C.count
-                        ? double(P.calls.count(C.function) ? P.calls.at(C.function) : 0)
+                        ? double(countOf(P.calls, C.function))
                         : 0;
   C.score = double(Sure) - O.guardCost * double(C.writes) - O.replugCost * double(C.changes) -
             Dispatch;
@@ -285,7 +289,6 @@ std::string factText(const Candidate &C) {
   return C.expr + " == " + valueText(C, C.dominant.value);
 }
 
-
 /// The first few sites' locations, and how many more.
 std::string locationsText(const std::vector<std::string> &Locations) {
   constexpr size_t Shown = 3;
@@ -304,7 +307,7 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   std::string Path = Dir + "/" + Function + "_spec.c";
   std::string Text;
   raw_string_ostream OS(Text);
-  uint64_t Calls = P.calls.count(Function) ? P.calls.at(Function) : 0;
+  uint64_t Calls = countOf(P.calls, Function);
   OS << "/* Draft spec from `respec profile report`: " << Function << ", called " << Calls
      << " times in the profiled run.\n"
      << " * Include the headers that declare " << Function << " and its types, give the\n"
@@ -522,7 +525,7 @@ void report(const ReportOptions &O) {
   unsigned Rank = 0, Measured = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
   for (const Candidate *C : Ranked) {
-    uint64_t Calls = P.calls.count(C->function) ? P.calls.at(C->function) : 0;
+    uint64_t Calls = countOf(P.calls, C->function);
     if (C->kind == "term") {
       outs() << ++Rank << ". " << factText(*C) << "\n"
              << "   read in " << locationsText(C->locations) << "\n"

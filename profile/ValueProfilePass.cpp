@@ -167,16 +167,26 @@ std::optional<AccessPath> accessPath(const Value *Address, const DataLayout &DL,
   return std::nullopt;
 }
 
-/// The parameter's debug-info variable, found through the dbg.value SROA left.
-/// (The dbg.value of this very Argument, whole: a struct passed in two
-/// registers has a fragment in each.)
-const DILocalVariable *parameterVariable(const Argument &A) {
-  for (const Instruction &I : instructions(A.getParent()))
+/// Each parameter's debug-info variable, by argument number (null where
+/// unknown), found in one walk through the dbg.values SROA left: the one of
+/// that very Argument, whole (a struct passed in two registers has a fragment
+/// in each).
+using ParameterVariables = SmallVector<const DILocalVariable *, 8>;
+ParameterVariables parameterVariables(const Function &F) {
+  ParameterVariables Variables(F.arg_size(), nullptr);
+  for (const Instruction &I : instructions(F))
     if (auto *DVI = dyn_cast<DbgValueInst>(&I))
-      if (DVI->getValue() == &A && DVI->getVariable()->getArg() != 0 &&
+      if (auto *A = dyn_cast_or_null<Argument>(DVI->getValue());
+          A && !Variables[A->getArgNo()] && DVI->getVariable()->getArg() != 0 &&
           !DVI->getExpression()->getFragmentInfo())
-        return DVI->getVariable();
-  return nullptr;
+        Variables[A->getArgNo()] = DVI->getVariable();
+  return Variables;
+}
+
+/// A parameter's C name, or argN without debug info.
+std::string parameterName(const Argument &A, ArrayRef<const DILocalVariable *> Variables) {
+  const DILocalVariable *Var = Variables[A.getArgNo()];
+  return Var ? Var->getName().str() : "arg" + std::to_string(A.getArgNo());
 }
 
 /// Whether F's IR arguments are its C parameters, one for one: not when the
@@ -273,9 +283,10 @@ const DIDerivedType *memberAt(const DIType *T, int64_t &Offset) {
 /// `xdrs->x_ops->x_putlong` for a field path, with the loaded value's C type;
 /// `*(T *)((char *)p + 8)` where debug info does not name a step.
 std::pair<std::string, std::string> describePath(const AccessPath &Path, const Type *Loaded,
-                                                 const DataLayout &DL) {
-  const DILocalVariable *Var = parameterVariable(*Path.argument);
-  std::string Expr = Var ? Var->getName().str() : "arg" + std::to_string(Path.argument->getArgNo());
+                                                 const DataLayout &DL,
+                                                 ArrayRef<const DILocalVariable *> Variables) {
+  const DILocalVariable *Var = Variables[Path.argument->getArgNo()];
+  std::string Expr = parameterName(*Path.argument, Variables);
   const DIType *T = Var ? Var->getType() : nullptr;
   std::string Bits = std::to_string(DL.getTypeSizeInBits(const_cast<Type *>(Loaded)));
   for (size_t Step = 0; Step < Path.offsets.size(); ++Step) {
@@ -324,27 +335,17 @@ std::pair<std::string, std::string> describePath(const AccessPath &Path, const T
 }
 
 /// F's C prototype from its debug info (`int f(int x, struct s * p)`), for
-/// the specs the report writes; "" without debug info.
-std::string signature(const Function &F) {
-  const DISubprogram *SP = F.getSubprogram();
-  if (!argumentsAreParameters(F))
-    return "";
-  DITypeRefArray Types = SP->getType()->getTypeArray();
-  if (Types.size() == 0)
-    return "";
+/// the specs the report writes; F's arguments must be its parameters
+/// (argumentsAreParameters).
+std::string signature(const Function &F, ArrayRef<const DILocalVariable *> Variables) {
+  DITypeRefArray Types = F.getSubprogram()->getType()->getTypeArray(); // return type first
   auto Spell = [](const DIType *T) {
     std::string C = cType(T);
     return C == "function pointer" ? std::string("void *") : C;
   };
   std::string Text = Spell(Types[0]) + " " + F.getName().str() + "(";
-  for (unsigned I = 1; I < Types.size(); ++I) {
-    if (!Types[I]) // `...`
-      return "";
-    const Argument *A = I - 1 < F.arg_size() ? F.getArg(I - 1) : nullptr;
-    const DILocalVariable *Var = A ? parameterVariable(*A) : nullptr;
-    Text += (I > 1 ? ", " : "") + Spell(Types[I]) + " " +
-            (Var ? Var->getName().str() : "arg" + std::to_string(I - 1));
-  }
+  for (unsigned I = 1; I < Types.size(); ++I)
+    Text += (I > 1 ? ", " : "") + Spell(Types[I]) + " " + parameterName(*F.getArg(I - 1), Variables);
   return Text + (Types.size() == 1 ? "void)" : ")");
 }
 
@@ -418,6 +419,9 @@ private:
   /// The translation unit's main file, absolute: what a spec includes to
   /// measure a candidate (profile/ProfileReport.cpp).
   std::string sourcePath;
+  /// The debug-info variables of the parameters of the function being
+  /// instrumented (parameterVariables), by argument number.
+  ParameterVariables parameters;
   std::vector<Site> sites;
   /// Sites are appended before the arrays' sizes are known: their slots are
   /// GEPs into placeholders replaced in registerSites. States: the runtime's
@@ -478,17 +482,19 @@ void ValueProfile::instrumentFunction(Function &F) {
                       (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
                                                std::to_string(F.getSubprogram()->getLine())
                                          : std::string("?"));
-  countAt(B, addSite(Call, Where + "\t" + signature(F) + "\t" + sourcePath + "\t"));
-  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName())) &&
-                argumentsAreParameters(F);
+  bool CParameters = argumentsAreParameters(F);
+  parameters = parameterVariables(F);
+  countAt(B, addSite(Call, Where + "\t" + (CParameters ? signature(F, parameters) : "") + "\t" +
+                               sourcePath + "\t"));
+  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName())) && CParameters;
   if (Values)
     for (Argument &A : F.args()) {
       Type *T = A.getType();
       if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)) ||
           !isScalarParameter(F, A))
         continue;
-      const DILocalVariable *Var = parameterVariable(A);
-      std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(A.getArgNo());
+      const DILocalVariable *Var = parameters[A.getArgNo()];
+      std::string Name = parameterName(A, parameters);
       std::string Type = Var ? cType(Var->getType()) : T->isPointerTy() ? "void *" : "long";
       Value *V = T->isPointerTy() ? B.CreatePtrToInt(&A, I64) : B.CreateZExt(&A, I64);
       sampleAt(B,
@@ -523,8 +529,8 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
   Value *V = T->isPointerTy() ? B.CreatePtrToInt(&Load, I64) : B.CreateZExt(&Load, I64);
   std::string Where = Load.getFunction()->getName().str() + "\t" + location(Load);
   if (Path->dynamicOffset) {
-    const DILocalVariable *Var = parameterVariable(*Path->argument);
-    std::string Name = Var ? Var->getName().str() : "arg" + std::to_string(Path->argument->getArgNo());
+    const DILocalVariable *Var = parameters[Path->argument->getArgNo()];
+    std::string Name = parameterName(*Path->argument, parameters);
     std::string Type = Var ? cType(Var->getType()) : "void *";
     sampleAt(B, addSite(Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
              hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64, I64}),
@@ -532,7 +538,7 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
               B.getInt64(DL.getTypeStoreSize(T))});
     return;
   }
-  auto [Expr, Type] = describePath(*Path, T, DL);
+  auto [Expr, Type] = describePath(*Path, T, DL, parameters);
   sampleAt(B, addSite(Field, Where + "\t" + Expr + "\t" + tbaaTerm(Load) + "\t" + Type),
            hook("__respec_profile_value", {Ptr, I64}), {V});
 }
