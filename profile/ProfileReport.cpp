@@ -379,8 +379,12 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
                                                 const std::vector<const Candidate *> &Facts,
                                                 const Profile &P, std::string &Why) {
   auto Definition = P.definitions.find(Function);
-  auto Source = Definition == P.definitions.end() ? P.sources.end()
-                                                  : P.sources.find(Definition->second.second);
+  if (Definition == P.definitions.end()) {
+    Why = "no C prototype recorded (no debug info, or a struct parameter or result the ABI "
+          "passes differently)";
+    return std::nullopt;
+  }
+  auto Source = P.sources.find(Definition->second.second);
   if (Source == P.sources.end() || Source->second.commandLine.empty()) {
     Why = "no source or command line recorded (build with respec profile --cflags)";
     return std::nullopt;

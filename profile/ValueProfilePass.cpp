@@ -191,8 +191,8 @@ std::string parameterName(const Argument &A, ArrayRef<const DILocalVariable *> V
 
 /// Whether F's IR arguments are its C parameters, one for one: not when the
 /// ABI added a hidden one (a struct returned through memory) or split or
-/// copied one (a struct passed in registers or on the stack). Value sites are
-/// only for such functions: their indices and names are the C ones.
+/// copied one (a struct passed in registers or on the stack). Only such a
+/// function's prototype can be written from its arguments (signature).
 bool argumentsAreParameters(const Function &F) {
   const DISubprogram *SP = F.getSubprogram();
   if (!SP || !SP->getType() || SP->getType()->getTypeArray().size() != F.arg_size() + 1)
@@ -221,11 +221,11 @@ const DIType *strip(const DIType *T) {
   return T;
 }
 
-/// Whether A is a C scalar (an integer, an enum, a pointer): a small struct
-/// the ABI passes as one integer register is an argument of integer type whose
-/// bits are the struct's, not a value a spec could state.
-bool isScalarParameter(const Function &F, const Argument &A) {
-  const DIType *T = strip(F.getSubprogram()->getType()->getTypeArray()[A.getArgNo() + 1]);
+/// Whether a parameter is a C scalar (an integer, an enum, a pointer): a small
+/// struct the ABI passes as one integer register is an argument of integer
+/// type whose bits are the struct's, not a value a spec could state.
+bool isScalarParameter(const DILocalVariable &Var) {
+  const DIType *T = strip(Var.getType());
   auto *Composite = dyn_cast_or_null<DICompositeType>(T);
   return T && (!Composite || Composite->getTag() == dwarf::DW_TAG_enumeration_type);
 }
@@ -486,19 +486,21 @@ void ValueProfile::instrumentFunction(Function &F) {
   parameters = parameterVariables(F);
   countAt(B, addSite(Call, Where + "\t" + (CParameters ? signature(F, parameters) : "") + "\t" +
                                sourcePath + "\t"));
-  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName())) && CParameters;
+  // Value sites start at an argument whose C parameter debug info names (not a
+  // hidden struct return, not a part of a struct the ABI split); its index is
+  // the C one.
+  bool Values = !callsOnly && (selected.empty() || selected.contains(F.getName()));
   if (Values)
     for (Argument &A : F.args()) {
       Type *T = A.getType();
-      if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)) ||
-          !isScalarParameter(F, A))
-        continue;
       const DILocalVariable *Var = parameters[A.getArgNo()];
-      std::string Name = parameterName(A, parameters);
-      std::string Type = Var ? cType(Var->getType()) : T->isPointerTy() ? "void *" : "long";
+      if (!(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)) || !Var ||
+          !isScalarParameter(*Var))
+        continue;
+      std::string Name = Var->getName().str(), Type = cType(Var->getType());
       Value *V = T->isPointerTy() ? B.CreatePtrToInt(&A, I64) : B.CreateZExt(&A, I64);
       sampleAt(B,
-               addSite(Param, Where + "\t" + Name + "\t" + std::to_string(A.getArgNo()) + "\t" + Type),
+               addSite(Param, Where + "\t" + Name + "\t" + std::to_string(Var->getArg() - 1) + "\t" + Type),
                hook("__respec_profile_value", {Ptr, I64}), {V});
     }
   for (Instruction *I : Accesses) {
@@ -521,7 +523,8 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
   if (Load.isVolatile() || !(T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)))
     return;
   std::optional<AccessPath> Path = accessPath(Load.getPointerOperand(), DL);
-  if (!Path || !inDefaultAddressSpace(Load.getPointerOperand()) ||
+  if (!Path || !parameters[Path->argument->getArgNo()] ||
+      !inDefaultAddressSpace(Load.getPointerOperand()) ||
       (Path->dynamicOffset && !inDefaultAddressSpace(Path->argument)))
     return;
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
@@ -530,8 +533,7 @@ void ValueProfile::instrumentLoad(LoadInst &Load) {
   std::string Where = Load.getFunction()->getName().str() + "\t" + location(Load);
   if (Path->dynamicOffset) {
     const DILocalVariable *Var = parameters[Path->argument->getArgNo()];
-    std::string Name = parameterName(*Path->argument, parameters);
-    std::string Type = Var ? cType(Var->getType()) : "void *";
+    std::string Name = Var->getName().str(), Type = cType(Var->getType());
     sampleAt(B, addSite(Region, Where + "\t" + Name + "\t" + tbaaTerm(Load) + "\t" + Type),
              hook("__respec_profile_region", {Ptr, Ptr, Ptr, I64, I64}),
              {const_cast<Argument *>(Path->argument), Load.getPointerOperand(), V,
