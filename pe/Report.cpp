@@ -3,6 +3,9 @@
 #include "Diagnostics.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <map>
 #include <set>
@@ -282,6 +285,36 @@ std::string renderHtmlReport(const std::vector<ReportEntry> &Entries, const std:
   }
   H << "</body></html>\n";
   return H.str();
+}
+
+std::string renderJsonReport(const std::vector<ReportEntry> &Entries) {
+  json::Array Functions;
+  for (const ReportEntry &E : Entries) {
+    json::Object Stats;
+    for (auto &[Label, Value] : statRows(E))
+      Stats[Label] = Value;
+    json::Array Listings;
+    for (const FunctionListing &L : E.listings) {
+      // Absolute: a tool reading this runs elsewhere (respec profile's report).
+      SmallString<256> File(L.file);
+      sys::fs::make_absolute(File);
+      json::Array Lines;
+      for (auto &[N, Info] : L.lines)
+        Lines.push_back(json::Array{N, Info.evaluated, Info.residual});
+      Listings.push_back(json::Object{{"function", L.name},
+                                      {"file", File.str().str()},
+                                      {"lines", std::move(Lines)}});
+    }
+    Functions.push_back(json::Object{{"function", E.function},
+                                     {"instructionsAfter", E.instructionsAfter},
+                                     {"stats", std::move(Stats)},
+                                     {"notes", json::Array(E.notes)},
+                                     {"listings", std::move(Listings)}});
+  }
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << formatv("{0}", json::Value(json::Object{{"functions", std::move(Functions)}})) << "\n";
+  return Out;
 }
 
 } // namespace respec

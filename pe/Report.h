@@ -7,7 +7,7 @@
 //   mixed     some of each (e.g. a store of a computed-away value)
 // followed by a summary of the statistics and the notes (budget hits, constructs
 // kept residual). Rendered for a terminal (colored on a tty) or as one
-// self-contained HTML page.
+// self-contained HTML page, or as JSON for tools (respec profile's prediction).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PE_REPORT_H
@@ -57,6 +57,10 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<ReportEntry> &Entr
                      bool Color);
 std::string renderHtmlReport(const std::vector<ReportEntry> &Entries,
                              const std::string &Title);
+/// The same, for programs: each specialized function's statistics (by the text
+/// report's labels), notes and, per reached generic function, its lines as
+/// [line, times evaluated away, times left residual], files absolute.
+std::string renderJsonReport(const std::vector<ReportEntry> &Entries);
 
 } // namespace respec
 

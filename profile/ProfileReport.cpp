@@ -5,6 +5,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -54,6 +56,9 @@ struct Profile {
   std::map<std::string, SourceFile> sources;                          ///< by path
   /// A function's C prototype and the source it is defined in, from its call record.
   std::map<std::string, std::pair<std::string, std::string>> definitions;
+  /// IR instructions the run executed, per source line (absolute file, line),
+  /// from the block records.
+  std::map<std::pair<std::string, unsigned>, uint64_t> executed;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -120,6 +125,15 @@ void readProfile(const std::string &Path, Profile &P) {
     }
     if (Kind == "write") {
       P.writes[F[4].str()] += Count;
+      continue;
+    }
+    if (Kind == "block") {
+      SmallVector<StringRef, 8> Lines;
+      F[4].split(Lines, ',', -1, false);
+      for (StringRef Line : Lines) {
+        auto [Number, Instructions] = Line.split('=');
+        P.executed[{F[3].str(), unsigned(number(Number, Where))}] += Count * number(Instructions, Where);
+      }
       continue;
     }
     if ((F.size() != 9 && !(Kind == "region" && F.size() == 10)) ||
@@ -298,50 +312,6 @@ std::string locationsText(const std::vector<std::string> &Locations) {
   return Text;
 }
 
-/// A spec to start from: the facts of one function, as respec's vocabulary
-/// states them, with what the profile saw beside each.
-void writeDraftSpec(const std::string &Dir, const std::string &Function,
-                    const std::vector<const Candidate *> &Facts, const Profile &P) {
-  if (std::error_code EC = sys::fs::create_directories(Dir))
-    throw SpecError(Dir, "cannot create: " + EC.message());
-  std::string Path = Dir + "/" + Function + "_spec.c";
-  std::string Text;
-  raw_string_ostream OS(Text);
-  uint64_t Calls = countOf(P.calls, Function);
-  OS << "/* Draft spec from `respec profile report`: " << Function << ", called " << Calls
-     << " times in the profiled run.\n"
-     << " * Include the headers that declare " << Function << " and its types, give the\n"
-     << " * function its parameters, and keep the facts that hold by design; a fact\n"
-     << " * that held only in this run is a quasi-invariant: guard its writes (respec\n"
-     << " * guard) and specialize at run time (respec/jit.h, librespec's predicates). */\n"
-     << "#include <respec/respec.h>\n\n"
-     << "RESPEC_SPECIALIZE /* return type */ " << Function << "_specialized(/* parameters */)\n{\n";
-  for (const Candidate *C : Facts) {
-    OS << "\t/* " << C->locations.front() << ": ";
-    if (C->kind == "region")
-      OS << C->stableReads << " reads, every offset the same value";
-    else
-      OS << percent(C->dominant.count, C->count) << " of " << C->count << " observations, "
-         << C->changes << " changes, " << C->writes << " writes to " << (C->term.empty() ? "it" : C->term);
-    OS << " */\n";
-    if (C->kind == "region")
-      OS << "\t/* the last read was at offset " << C->high << ": add its size */\n"
-         << "\trespec_static_memory(" << C->expr << ", " << C->high << " + sizeof(/* the last field read */));\n";
-    else if (C->kind == "param")
-      OS << "\t/* pass " << valueText(*C, C->dominant.value) << " as argument " << C->paramIndex << " ('" << C->expr
-         << "') */\n";
-    else
-      OS << "\trespec_assume(" << C->expr << " == " << valueText(*C, C->dominant.value) << ");\n";
-  }
-  OS << "\treturn " << Function << "(/* arguments */);\n}\n";
-  std::error_code EC;
-  raw_fd_ostream Out(Path, EC);
-  if (EC)
-    throw SpecError(Path, "cannot write: " + EC.message());
-  Out << OS.str();
-  errs() << "profile: wrote " << Path << "\n";
-}
-
 /// The flags of a recorded clang command line that a spec compiled in the same
 /// directory needs: include paths, macros, forced includes, the standard.
 std::vector<std::string> specFlags(const SourceFile &Source) {
@@ -372,28 +342,23 @@ bool measurable(const Candidate &C) {
          C.ctype != "function pointer";
 }
 
-/// Specialized instructions of Function called through a spec that includes its
-/// source, with Facts stated or not (respec explain); nullopt when it does not
-/// compile or specialize (Why says so).
-std::optional<uint64_t> specializedInstructions(const std::string &Function,
-                                                const std::vector<const Candidate *> &Facts,
-                                                const Profile &P, std::string &Why) {
+/// A spec calling Function with Facts stated (the others' arguments are its
+/// own parameters), to compile beside Function's source: it includes that
+/// source, so that it compiles as it is. Empty when the profile cannot write
+/// it (Why says so).
+std::string measuringSpec(const std::string &Function, const std::vector<const Candidate *> &Facts,
+                          const Profile &P, std::string &Why) {
   auto Definition = P.definitions.find(Function);
   if (Definition == P.definitions.end()) {
     Why = "no C prototype recorded (no debug info, or a struct parameter or result the ABI "
           "passes differently)";
-    return std::nullopt;
-  }
-  auto Source = P.sources.find(Definition->second.second);
-  if (Source == P.sources.end() || Source->second.commandLine.empty()) {
-    Why = "no source or command line recorded (build with respec profile --cflags)";
-    return std::nullopt;
+    return "";
   }
   StringRef Signature = Definition->second.first;
   size_t Open = Signature.find(Function + "(");
   if (Open == StringRef::npos || !Signature.endswith(")")) {
     Why = "no prototype recorded";
-    return std::nullopt;
+    return "";
   }
   StringRef Return = Signature.take_front(Open).trim();
   StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
@@ -408,7 +373,7 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
     if (C->kind == "param") {
       if (C->paramIndex >= Arguments.size()) {
         Why = "the profile's parameter index is past the prototype's";
-        return std::nullopt;
+        return "";
       }
       Arguments[C->paramIndex] = valueText(*C, C->dominant.value);
     } else if (C->kind == "region") {
@@ -428,14 +393,74 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
   }
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
   Body += Return == "void" ? "\t" + Call + ";\n" : "\treturn " + Call + ";\n";
+  return "#include \"" + Definition->second.second + "\"\n#include <respec/respec.h>\n\n" +
+         Constants + "RESPEC_SPECIALIZE " + Return.str() + " " + Function + "_specialized(" +
+         Parameters.str() + ")\n{\n" + Body + "}\n";
+}
 
+/// What the partial evaluator made of a measuring spec (respec explain --json).
+struct Measurement {
+  uint64_t instructions = 0; ///< specialized, after cleanup
+  /// Per reached source line (absolute file, line): its instructions'
+  /// evaluations folded away and residual copies emitted.
+  std::map<std::pair<std::string, unsigned>, std::pair<uint64_t, uint64_t>> lines;
+};
+
+/// Reads explain's JSON report of Function_specialized; false if it is not one.
+bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M) {
+  Expected<json::Value> Report = json::parse(Text);
+  if (!Report) {
+    consumeError(Report.takeError());
+    return false;
+  }
+  const json::Array *Functions = Report->getAsObject() ? Report->getAsObject()->getArray("functions") : nullptr;
+  for (const json::Value &Entry : Functions ? *Functions : json::Array()) {
+    const json::Object *E = Entry.getAsObject();
+    if (!E || E->getString("function") != Function + "_specialized")
+      continue;
+    M.instructions = E->getInteger("instructionsAfter").value_or(0);
+    if (const json::Array *Listings = E->getArray("listings"))
+      for (const json::Value &L : *Listings) {
+        const json::Object *Listing = L.getAsObject();
+        const json::Array *Lines = Listing ? Listing->getArray("lines") : nullptr;
+        SmallString<256> File(Listing ? Listing->getString("file").value_or("") : "");
+        sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+        for (const json::Value &Line : Lines ? *Lines : json::Array()) {
+          const json::Array *Row = Line.getAsArray();
+          if (!Row || Row->size() != 3)
+            return false;
+          auto &[Evaluated, Residual] = M.lines[{File.str().str(), unsigned((*Row)[0].getAsInteger().value_or(0))}];
+          Evaluated += (*Row)[1].getAsInteger().value_or(0);
+          Residual += (*Row)[2].getAsInteger().value_or(0);
+        }
+      }
+    return true;
+  }
+  return false;
+}
+
+/// The partial evaluator on Function with Facts stated or not: respec explain
+/// on a measuring spec, compiled with the recorded flags in the source's
+/// directory; nullopt when it does not compile or specialize (Why says so).
+std::optional<Measurement> measure(const std::string &Function,
+                                   const std::vector<const Candidate *> &Facts, const Profile &P,
+                                   std::string &Why) {
+  std::string Text = measuringSpec(Function, Facts, P, Why);
+  if (Text.empty())
+    return std::nullopt;
+  auto Source = P.sources.find(P.definitions.find(Function)->second.second);
+  if (Source == P.sources.end() || Source->second.commandLine.empty()) {
+    Why = "no source or command line recorded (build with respec profile --cflags)";
+    return std::nullopt;
+  }
   SmallString<128> Directory;
   if (sys::fs::createUniqueDirectory("respec-profile", Directory)) {
     Why = "cannot create a temporary directory";
     return std::nullopt;
   }
   auto RemoveDirectory = make_scope_exit([&] { sys::fs::remove_directories(Directory); });
-  std::string Spec = (Directory + "/measure.c").str(), Log = (Directory + "/explain.log").str();
+  std::string Spec = (Directory + "/measure.c").str(), Log = (Directory + "/explain.log").str(),
+              Json = (Directory + "/explain.json").str();
   {
     std::error_code EC;
     raw_fd_ostream Out(Spec, EC);
@@ -443,15 +468,14 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
       Why = "cannot write " + Spec + ": " + EC.message();
       return std::nullopt;
     }
-    Out << "#include \"" << Definition->second.second << "\"\n#include <respec/respec.h>\n\n"
-        << Constants << "RESPEC_SPECIALIZE " << Return << " respec_profile_measured(" << Parameters
-        << ")\n{\n" << Body << "}\n";
+    Out << Text;
   }
   static int Anchor;
   std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "explain", Spec};
   for (std::string &Flag : specFlags(Source->second))
     Argv.push_back(std::move(Flag));
-  Argv.insert(Argv.end(), {"-w", "--function", "respec_profile_measured", "-q", "--color=never"});
+  Argv.insert(Argv.end(), {"-w", "--function", Function + "_specialized", "-q", "--color=never",
+                           "--json", Json});
   int Status;
   try {
     Status = layout::run({Argv, Source->second.directory, {}, Log});
@@ -459,21 +483,101 @@ std::optional<uint64_t> specializedInstructions(const std::string &Function,
     Why = std::string("respec explain: ") + E.what();
     return std::nullopt;
   }
-  std::optional<uint64_t> Instructions;
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Log); Text && Status == 0) {
-    StringRef Rest = (*Text)->getBuffer();
-    size_t At = Rest.find("specialized instructions (after cleanup): ");
-    uint64_t N;
-    if (At != StringRef::npos &&
-        !Rest.drop_front(At).split(": ").second.split('\n').first.trim().getAsInteger(10, N))
-      Instructions = N;
-  }
-  if (!Instructions)
+  Measurement M;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Report = MemoryBuffer::getFile(Json);
+  if (Status != 0 || !Report || !readMeasurement((*Report)->getBuffer(), Function, M)) {
     Why = "respec explain failed on the measuring spec (" + layout::tail(Log, 3) + ")";
-  return Instructions;
+    return std::nullopt;
+  }
+  return M;
 }
 
-/// "measured: ..." for a function's facts, or why it could not be.
+/// Synthetix's "generic cost - specialized cost" per call, in IR instructions
+/// executed: each source line the specialization reaches costs what the run
+/// executed of it (its block counts), times the share of the line's
+/// instructions the partial evaluator left residual. Without the facts that
+/// share is what compiling the generic code folds too; with them, a line it no
+/// longer reaches is gone. Lines of callees count all their calls, whoever the
+/// caller (an approximation when others call them too).
+struct Prediction {
+  double without = 0, with = 0; ///< per call
+};
+
+std::optional<Prediction> predict(const Measurement &Without, const Measurement &With,
+                                  const Profile &P, uint64_t Calls) {
+  double Executed = 0, WithoutCost = 0, WithCost = 0;
+  auto Residual = [](const std::pair<uint64_t, uint64_t> &Line) {
+    return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
+  };
+  for (auto &[Key, Line] : Without.lines) {
+    auto Ran = P.executed.find(Key);
+    if (Ran == P.executed.end())
+      continue;
+    double Instructions = double(Ran->second);
+    Executed += Instructions;
+    WithoutCost += Instructions * Residual(Line);
+    auto Specialized = With.lines.find(Key);
+    if (Specialized != With.lines.end())
+      WithCost += Instructions * Residual(Specialized->second);
+  }
+  if (Executed == 0 || Calls == 0)
+    return std::nullopt;
+  return Prediction{WithoutCost / double(Calls), WithCost / double(Calls)};
+}
+
+/// What the run saw of a fact, for a draft spec's comment.
+std::string observedText(const Candidate &C) {
+  std::string Text = C.locations.front() + ": " + factText(C) + ": ";
+  if (C.kind == "region")
+    return Text + std::to_string(C.stableReads) + " reads, every offset the same value";
+  return Text + percent(C.dominant.count, C.count) + " of " + std::to_string(C.count) +
+         " observations, " + std::to_string(C.changes) + " changes, " + std::to_string(C.writes) +
+         " writes to " + (C.term.empty() ? "it" : C.term);
+}
+
+/// A spec to start from, FUNCTION_spec.c in Dir: the measuring spec (it
+/// compiles as it is, beside the source, with the recorded flags), and what
+/// the run saw of each fact, those a spec cannot state as they are included.
+void writeDraftSpec(const std::string &Dir, const std::string &Function,
+                    const std::vector<const Candidate *> &Facts, const Profile &P) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    throw SpecError(Dir, "cannot create: " + EC.message());
+  std::vector<const Candidate *> Stated;
+  for (const Candidate *C : Facts)
+    if (measurable(*C))
+      Stated.push_back(C);
+  std::string Why, Spec = measuringSpec(Function, Stated, P, Why);
+  std::string Path = Dir + "/" + Function + "_spec.c", Text;
+  raw_string_ostream OS(Text);
+  OS << "/* Draft spec from `respec profile report`: " << Function << ", called "
+     << countOf(P.calls, Function) << " times in the profiled run.\n"
+     << " * Keep the facts that hold by design; a fact that held only in this run is a\n"
+     << " * quasi-invariant: guard its writes (respec guard) and specialize at run time\n"
+     << " * (respec/jit.h, librespec's predicates).\n *\n * What the run saw:\n";
+  for (const Candidate *C : Facts)
+    OS << " *   " << observedText(*C) << (measurable(*C) ? "" : " (not stated: an address of the run; "
+                                                          "name the object to state it)") << "\n";
+  if (Spec.empty()) {
+    OS << " *\n * Not written as a spec: " << Why << ". */\n";
+  } else {
+    const SourceFile &Source = P.sources.at(P.definitions.at(Function).second);
+    SmallString<256> Absolute(Path);
+    sys::fs::make_absolute(Absolute);
+    OS << " *\n * Specialize it in " << Source.directory << " with:\n *   respec specialize "
+       << Absolute;
+    for (const std::string &Flag : specFlags(Source))
+      OS << " " << Flag;
+    OS << " -o " << Function << "_spec.o\n */\n" << Spec;
+  }
+  std::error_code EC;
+  raw_fd_ostream Out(Path, EC);
+  if (EC)
+    throw SpecError(Path, "cannot write: " + EC.message());
+  Out << OS.str();
+  errs() << "profile: wrote " << Path << "\n";
+}
+
+/// "measured: ..." and "predicted: ..." for a function's facts, or why not.
 std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
                          const Profile &P) {
   std::vector<const Candidate *> Facts;
@@ -484,18 +588,35 @@ std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
     return "not measured: no integer fact or region read whole (an address of this run "
            "cannot be stated in a spec)";
   std::string Why;
-  std::optional<uint64_t> Without = specializedInstructions(Function, {}, P, Why);
-  std::optional<uint64_t> With = Without ? specializedInstructions(Function, Facts, P, Why) : std::nullopt;
+  std::optional<Measurement> Without = measure(Function, {}, P, Why);
+  std::optional<Measurement> With = Without ? measure(Function, Facts, P, Why) : std::nullopt;
   if (!With)
     return "not measured: " + Why;
   std::vector<std::string> Stated;
   for (const Candidate *C : Facts)
     Stated.push_back(factText(*C));
-  return "measured by the partial evaluator: " + Function + " specializes to " +
-         std::to_string(*With) + " instructions with " + join(Stated, " and ") + ", " +
-         std::to_string(*Without) + " without (" +
-         (*Without > *With ? std::to_string(*Without - *With) + " fewer"
-                           : std::string("none fewer")) + ")";
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "measured by the partial evaluator: " << Function << " specializes to "
+     << With->instructions << " instructions with " << join(Stated, " and ") << ", "
+     << Without->instructions << " without ("
+     << (Without->instructions > With->instructions
+             ? std::to_string(Without->instructions - With->instructions) + " fewer"
+             : std::string("none fewer"))
+     << ")\n   ";
+  std::optional<Prediction> Predicted = predict(*Without, *With, P, countOf(P.calls, Function));
+  if (!Predicted)
+    OS << "no prediction: the run executed none of the lines it reaches (no block counts: "
+          "built with RESPEC_PROFILE_MODE=calls, or without debug info?)";
+  else if (Predicted->with == 0)
+    OS << "predicted: every instruction evaluated away (" << format("%.1f", Predicted->without)
+       << " executed per call without the facts)";
+  else
+    OS << "predicted speedup " << format("%.1fx", Predicted->without / Predicted->with) << ": "
+       << format("%.1f", Predicted->without) << " IR instructions executed per call without the facts, "
+       << format("%.1f", Predicted->with) << " with them (the run's block counts, weighed by what "
+       << "the partial evaluator left residual on each line)";
+  return OS.str();
 }
 
 } // namespace

@@ -42,13 +42,28 @@
 // partial evaluator itself: a spec that includes the function's source (its
 // path, directory and command line are in the profile's module record: clang
 // records the command line with -frecord-command-line) calls it with and
-// without the integer facts, and `respec explain` counts the specialized
+// without the integer facts, and `respec explain --json` counts the specialized
 // instructions of both. A region read whole (no offset ever read two values)
 // is stated as a constant array holding the bytes the run read (bytes it never
 // read are zero: an approximation of a program whose unvisited branches the
 // measure then sees as zeros), passed for its parameter. Addresses of the run
-// (pointer facts) are not stated: a spec cannot name them. The measure is a
-// size, not a time: the report does not predict a speedup yet.
+// (pointer facts) are not stated: a spec cannot name them.
+//
+// The predicted speedup is Synthetix's generic cost over specialized cost per
+// call, in IR instructions executed. The block records say how many
+// instructions of each source line the run executed; explain says, per line
+// it reached, how often its instructions were evaluated away and how often
+// left residual. Each line's executions are weighed by its residual share:
+// without the facts (what compiling the generic code folds too) and with them
+// (a line no longer reached costs nothing). The ratio of the two sums,
+// divided by the calls, is the prediction. It assumes a line's executions
+// split as its specialization did, counts a callee's lines for all its callers,
+// and knows nothing of the machine (a folded load is worth a folded add); it is
+// an estimate to rank and to decide, checked against measured speedups in
+// bench/run profile.
+//
+// Draft specs (--specs DIR) are the measuring specs, with what the run saw of
+// every fact of the function in a comment: they compile as they are.
 //
 // Functions are named as they are linked: two file-static functions of one
 // name in different files are merged (their values, counts and prototypes).
@@ -62,10 +77,12 @@
 //   field   FUNCTION LOCATION EXPR TERM CTYPE COUNT CHANGES VALUES
 //   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS [CELLS]
 //   write   FUNCTION LOCATION "" TERM "" COUNT
+//   block   FUNCTION LOCATION FILE LINES "" COUNT
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
-// changed: comma-separated offset:size:hex value.
+// changed: comma-separated offset:size:hex value. FILE: the block's source,
+// absolute; LINES: comma-separated line=instructions of the block.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H

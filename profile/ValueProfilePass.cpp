@@ -16,7 +16,11 @@
 //           whether each offset always reads the same value;
 //   write   the stores to each struct field, by its TBAA access tag (base type
 //           and offset), in every function: a predicate on a field costs a
-//           guard at each of them (the field and write sites share the key).
+//           guard at each of them (the field and write sites share the key);
+//   block   how often each basic block runs, with the source lines of its
+//           instructions: the instructions each line executed, which the
+//           report weighs with the partial evaluator's binding times to
+//           predict a speedup.
 //
 // The sketches (top values, changes, per-offset stability) are the runtime's;
 // `respec profile report` ranks them (profile/ProfileReport.h).
@@ -63,11 +67,13 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include <map>
 #include <optional>
 
 using namespace llvm;
@@ -391,7 +397,7 @@ public:
   bool run();
 
 private:
-  enum Kind { Call, Param, Field, Region, Write, ModuleInfo };
+  enum Kind { Call, Param, Field, Region, Write, Block, ModuleInfo };
   struct Site {
     std::string descriptor;
     Kind kind;
@@ -406,6 +412,7 @@ private:
   /// (the runtime sets it: every observation at first, then one in a period).
   void sampleAt(IRBuilder<> &B, unsigned Index, FunctionCallee Hook, ArrayRef<Value *> Arguments);
   void instrumentFunction(Function &F);
+  void countBlocks(Function &F);
   void instrumentLoad(LoadInst &Load);
   void describeModule();
   void registerSites();
@@ -435,7 +442,7 @@ FunctionCallee ValueProfile::hook(StringRef Name, ArrayRef<Type *> Params) {
 }
 
 unsigned ValueProfile::addSite(Kind K, std::string Descriptor) {
-  static const char *Names[] = {"call", "param", "field", "region", "write", "module"};
+  static const char *Names[] = {"call", "param", "field", "region", "write", "block", "module"};
   sites.push_back({std::string(Names[K]) + "\t" + Descriptor, K});
   return sites.size() - 1;
 }
@@ -477,6 +484,8 @@ void ValueProfile::instrumentFunction(Function &F) {
   for (Instruction &I : instructions(F))
     if (isa<LoadInst>(I) || isa<StoreInst>(I))
       Accesses.push_back(&I);
+  if (!callsOnly)
+    countBlocks(F);
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   std::string Where = F.getName().str() + "\t" +
                       (F.getSubprogram() ? F.getSubprogram()->getFilename().str() + ":" +
@@ -515,6 +524,38 @@ void ValueProfile::instrumentFunction(Function &F) {
     } else if (Values) {
       instrumentLoad(*cast<LoadInst>(I));
     }
+  }
+}
+
+/// A counter per basic block, described by the instructions of each source line
+/// in it ("12=3,13=1"), before any instrumentation is added. Lines are those of
+/// F's own file (nothing is inlined yet), as the partial evaluator's listing
+/// attributes them (pe/Report.cpp).
+void ValueProfile::countBlocks(Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP)
+    return;
+  SmallString<256> File(SP->getFilename());
+  if (!sys::path::is_absolute(File)) {
+    File = SP->getDirectory();
+    sys::path::append(File, SP->getFilename());
+  }
+  sys::fs::make_absolute(File);
+  sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+  for (BasicBlock &BB : F) {
+    std::map<unsigned, unsigned> Lines;
+    for (const Instruction &I : BB)
+      if (!isa<DbgInfoIntrinsic>(I) && !isa<PHINode>(I) && I.getDebugLoc() && I.getDebugLoc().getLine())
+        ++Lines[I.getDebugLoc().getLine()];
+    if (Lines.empty() || BB.getFirstInsertionPt() == BB.end())
+      continue;
+    std::string Histogram;
+    for (auto [Line, Instructions] : Lines)
+      Histogram += (Histogram.empty() ? "" : ",") + std::to_string(Line) + "=" + std::to_string(Instructions);
+    IRBuilder<> B(&*BB.getFirstInsertionPt());
+    countAt(B, addSite(Block, F.getName().str() + "\t" + File.str().str() + ":" +
+                                  std::to_string(Lines.begin()->first) + "\t" +
+                                  File.str().str() + "\t" + Histogram + "\t"));
   }
 }
 

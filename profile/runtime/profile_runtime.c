@@ -6,7 +6,7 @@
  * Each instrumented module registers its sites from a constructor: a
  * descriptor string per site, a slot this library fills with the site's state,
  * and two counter words per site that the instrumented code updates inline (a
- * call's or a write's count; a value site's countdown to its next recorded
+ * call's, a write's or a block's count; a value site's countdown to its next recorded
  * observation). A value or region site calls in only when its countdown runs
  * out: every observation of its first EXACT_OBSERVATIONS, then about one in
  * SAMPLE_PERIOD (randomized, so that a loop whose body holds several sites
@@ -27,7 +27,7 @@
  *   region sites: per offset from the parameter, the first value read there
  *     and whether a later read differed (an open-addressed table of
  *     REGION_OFFSETS offsets; more offsets are counted, not tracked);
- *   call and write sites: a count.
+ *   call, write and block sites: a count.
  *
  * The profile (format in profile/ProfileReport.h) goes to $RESPEC_PROFILE_OUT, where
  * "%p" becomes the process id (default respec-profile.%p.txt): written to a
@@ -55,7 +55,7 @@
 #define EXACT_OBSERVATIONS 1024
 #define SAMPLE_PERIOD 64
 
-enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE, SITE_MODULE };
+enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE, SITE_BLOCK, SITE_MODULE };
 
 struct region_cell {
 	int64_t offset;
@@ -117,7 +117,8 @@ static pid_t profiled_process;
 void __respec_profile_register(const char *const *descriptors, struct site **states,
 			       uint64_t *counters, uint64_t n)
 {
-	static const char *kinds[] = {"call", "param", "field", "region", "write", "module"};
+	static const char *kinds[] = {"call", "param", "field", "region", "write", "block", "module"};
+	enum { KINDS = sizeof kinds / sizeof kinds[0] };
 	for (uint64_t i = 0; i < n; i++) {
 		struct site *s = calloc(1, sizeof *s);
 		if (!s)
@@ -127,7 +128,7 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 		s->counter = &counters[2 * i];
 		s->period = 1;
 		s->random = 0x9e3779b97f4a7c15ULL ^ (i + 1) * 0xbf58476d1ce4e5b9ULL;
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < KINDS; k++)
 			if (strncmp(descriptors[i], kinds[k], strlen(kinds[k])) == 0 &&
 			    descriptors[i][strlen(kinds[k])] == '\t')
 				s->kind = (enum site_kind)k;
@@ -243,7 +244,7 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 static void write_site(FILE *out, struct site *s)
 {
 	uint64_t count = s->kind == SITE_MODULE ? 1
-			 : s->kind == SITE_CALL || s->kind == SITE_WRITE
+			 : s->kind == SITE_CALL || s->kind == SITE_WRITE || s->kind == SITE_BLOCK
 				 ? __atomic_load_n(&s->counter[0], __ATOMIC_RELAXED)
 				 : s->count;
 	if (!count)

@@ -32,7 +32,7 @@ usage:
      make CC=clang-16 CFLAGS="-O2 $(respec profile --cflags)" \
           LDFLAGS="$(respec profile --ldflags)"
    With RESPEC_PROFILE_MODE=calls in clang's environment only call counts are
-   recorded (a cheap first run); with RESPEC_PROFILE_FUNCTIONS=f,g values are
+   recorded (a cheap first run: no values, no block counts, no prediction); with RESPEC_PROFILE_FUNCTIONS=f,g values are
    recorded only in those functions (call counts and writes everywhere).
 2. Run the workload. Each process writes its profile when it exits, to
    $RESPEC_PROFILE_OUT ("%p" becomes its process id; default
@@ -45,8 +45,11 @@ usage:
    never changed, by observations of that value (what specialization folds)
    minus the cost of keeping it true (a guard per write to the field, a
    replug per change), and the fields that each object keeps while it is
-   read (a few values, read far more often than written). With --specs DIR
-   it writes a draft spec per function.
+   read (a few values, read far more often than written). For the first
+   ranked functions it runs the partial evaluator with and without the facts
+   and predicts the speedup: the run's executed instructions per source line,
+   weighed by the share of each line the specialization left residual. With
+   --specs DIR it writes a draft spec per function that compiles as it is.
 
 report options:
   --top N              candidates to list (default 10)
@@ -62,7 +65,8 @@ report options:
   --measure N          for the first N ranked functions, count with respec
                        explain the instructions they specialize to with their
                        integer facts and the regions the run read whole, and
-                       without them (default 3; 0: none)
+                       without them, and predict the speedup (default 3;
+                       0: none)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   -h, --help           this text
 

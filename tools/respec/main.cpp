@@ -1,7 +1,7 @@
 //===- main.cpp - The respec command line ---------------------------------===//
 //
 //   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
-//   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
+//   respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [--json OUT.json] [options]
 //   respec guard      --term TERM... [-p BUILD_DIR] [SOURCE.c...] [options]
 //   respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD...
 //
@@ -43,7 +43,7 @@ static const char *Usage = R"(respec — specialize unmodified C for the case at
 
 usage:
   respec specialize SPEC.c SOURCE.c... [clang flags] -o OUT.o [options]
-  respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [options]
+  respec explain    SPEC.c SOURCE.c... [clang flags] [--html OUT.html] [--json OUT.json] [options]
   respec embed      SPEC.c SOURCE.c... [clang flags] -o OUT.o --name NAME
   respec embed      SPEC.c SOURCE.c... [clang flags] --emit-llvm -o OUT.bc
   respec guard      --term TERM... | --spec SPEC.c [-p BUILD_DIR] [SOURCE.c...]
@@ -154,6 +154,8 @@ options:
                        (default 5000; 0: never analyze)
   --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
+  --json FILE          explain: also write the statistics and each reached
+                       line's counts (evaluated away, left residual) as JSON
   --color=auto|always|never   explain: colors in the terminal (default auto)
   -q, --quiet          no progress output
   -h, --help           this text
@@ -171,7 +173,7 @@ namespace {
 struct CommandLine {
   std::string command;
   Inputs inputs;
-  std::string output, header, html, name, compileCommands;
+  std::string output, header, html, json, name, compileCommands;
   bool emitLLVM = false, quiet = false;
   LinkMode linkMode = LinkMode::BesideSources;
   unsigned optLevel = 2;
@@ -182,7 +184,7 @@ struct CommandLine {
   /// The files this run writes: none of them is left behind when it fails.
   std::vector<std::string> outputFiles() const {
     std::vector<std::string> Files;
-    for (const std::string &F : {output, header, html})
+    for (const std::string &F : {output, header, html, json})
       if (!F.empty() && F != "-")
         Files.push_back(F);
     return Files;
@@ -242,6 +244,8 @@ CommandLine parse(int Argc, char **Argv) {
       CL.header = NeedValue(Next());
     } else if (A == "--html") {
       CL.html = NeedValue(Next());
+    } else if (A == "--json") {
+      CL.json = NeedValue(Next());
     } else if (A == "--name") {
       CL.name = NeedValue(Next());
     } else if (A == "--function") {
@@ -492,6 +496,8 @@ int run(CommandLine &CL) {
     printTextReport(outs(), Entries, Color);
     if (!CL.html.empty())
       writeFileAtomically(CL.html, renderHtmlReport(Entries, "respec explain " + CL.inputs.spec));
+    if (!CL.json.empty())
+      writeFileAtomically(CL.json, renderJsonReport(Entries));
     return 0;
   }
   writeOutput(*M, CL.output, CL.emitLLVM);
