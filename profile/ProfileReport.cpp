@@ -401,6 +401,7 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
 /// What the partial evaluator made of a measuring spec (respec explain --json).
 struct Measurement {
   uint64_t instructions = 0; ///< specialized, after cleanup
+  uint64_t emitted = 0;      ///< residual instructions before cleanup
   /// Per reached source line (absolute file, line): its instructions'
   /// evaluations folded away and residual copies emitted.
   std::map<std::pair<std::string, unsigned>, std::pair<uint64_t, uint64_t>> lines;
@@ -419,6 +420,9 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
     if (!E || E->getString("function") != Function + "_specialized")
       continue;
     M.instructions = E->getInteger("instructionsAfter").value_or(0);
+    if (const json::Object *Stats = E->getObject("stats"))
+      if (std::optional<StringRef> Emitted = Stats->getString("residual instructions emitted"))
+        Emitted->getAsInteger(10, M.emitted);
     if (const json::Array *Listings = E->getArray("listings"))
       for (const json::Value &L : *Listings) {
         const json::Object *Listing = L.getAsObject();
@@ -492,19 +496,14 @@ std::optional<Measurement> measure(const std::string &Function,
   return M;
 }
 
-/// Synthetix's "generic cost - specialized cost" per call, in IR instructions
-/// executed: each source line the specialization reaches costs what the run
-/// executed of it (its block counts), times the share of the line's
-/// instructions the partial evaluator left residual. Without the facts that
-/// share is what compiling the generic code folds too; with them, a line it no
-/// longer reaches is gone. Lines of callees count all their calls, whoever the
-/// caller (an approximation when others call them too).
+/// Synthetix's generic and specialized costs per call, in IR instructions
+/// executed (ProfileReport.h says how, and what it leaves out).
 struct Prediction {
   double without = 0, with = 0; ///< per call
 };
 
 std::optional<Prediction> predict(const Measurement &Without, const Measurement &With,
-                                  const Profile &P, uint64_t Calls) {
+                                  const Profile &P, uint64_t Calls, double CallCost) {
   double Executed = 0, WithoutCost = 0, WithCost = 0;
   auto Residual = [](const std::pair<uint64_t, uint64_t> &Line) {
     return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
@@ -522,7 +521,13 @@ std::optional<Prediction> predict(const Measurement &Without, const Measurement 
   }
   if (Executed == 0 || Calls == 0)
     return std::nullopt;
-  return Prediction{WithoutCost / double(Calls), WithCost / double(Calls)};
+  // What LLVM's cleanup of the residual code removes (redundant loads,
+  // branches whose outcome it proves), as its static share.
+  auto Cleanup = [](const Measurement &M) {
+    return M.emitted ? std::min(1.0, double(M.instructions) / double(M.emitted)) : 1.0;
+  };
+  return Prediction{WithoutCost * Cleanup(Without) / double(Calls) + CallCost,
+                    WithCost * Cleanup(With) / double(Calls) + CallCost};
 }
 
 /// What the run saw of a fact, for a draft spec's comment.
@@ -579,7 +584,7 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
 
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
 std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
-                         const Profile &P) {
+                         const Profile &P, const ReportOptions &O) {
   std::vector<const Candidate *> Facts;
   for (const Candidate *C : All)
     if (C->function == Function && measurable(*C))
@@ -604,18 +609,17 @@ std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
              ? std::to_string(Without->instructions - With->instructions) + " fewer"
              : std::string("none fewer"))
      << ")\n   ";
-  std::optional<Prediction> Predicted = predict(*Without, *With, P, countOf(P.calls, Function));
-  if (!Predicted)
+  uint64_t Calls = countOf(P.calls, Function);
+  std::optional<Prediction> Predicted = predict(*Without, *With, P, Calls, O.callCost);
+  if (!Predicted || Predicted->with <= 0)
     OS << "no prediction: the run executed none of the lines it reaches (no block counts: "
           "built with RESPEC_PROFILE_MODE=calls, or without debug info?)";
-  else if (Predicted->with == 0)
-    OS << "predicted: every instruction evaluated away (" << format("%.1f", Predicted->without)
-       << " executed per call without the facts)";
   else
     OS << "predicted speedup " << format("%.1fx", Predicted->without / Predicted->with) << ": "
-       << format("%.1f", Predicted->without) << " IR instructions executed per call without the facts, "
-       << format("%.1f", Predicted->with) << " with them (the run's block counts, weighed by what "
-       << "the partial evaluator left residual on each line)";
+       << format("%.1f", Predicted->without) << " IR instructions per call without the facts, "
+       << format("%.1f", Predicted->with) << " with them (" << format("%g", O.callCost)
+       << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
+       << " fewer over the run";
   return OS.str();
 }
 
@@ -673,7 +677,7 @@ void report(const ReportOptions &O) {
     if (!ByFunction.count(C->function) && Measured < O.measure) {
       ++Measured;
       errs() << "profile: measuring " << C->function << " with respec explain\n";
-      outs() << "   " << measuredText(C->function, Ranked, P) << "\n";
+      outs() << "   " << measuredText(C->function, Ranked, P, O) << "\n";
     }
     ByFunction[C->function].push_back(C);
   }

@@ -14,7 +14,21 @@
  *                      "profiled" the same client stack built with the profiling
  *
  * and in extra, the median wall time of `respec profile report` on the respec-pcap
- * profile (report_ms_median, of five runs).
+ * profile (report_ms_median, of five runs), and the report's predicted speedup
+ * checked against a measured one, for every filter of the BPF case study
+ * (examples/bpf/filters.txt) over the synthetic capture:
+ *
+ *   predicted_speedup.<filter>  from `respec profile report --top 1 --measure 1`
+ *                               on the profile of respec-pcap-profiled filtering
+ *                               the capture once with libpcap's interpreter
+ *   measured_speedup.<filter>   the median ns/packet respec-pcap reports for its
+ *                               interp engine over that of its respec engine
+ *                               (the filter specialized at run time), runs of the
+ *                               CAPTURES captures alternating between the engines
+ *                               (interp_ns.<filter>, respec_ns.<filter>); the
+ *                               engines' match counts are checked equal
+ *   prediction_ratio.<filter>   predicted over measured (issue 15's goal: within
+ *                               0.5..2)
  *
  * Each sample runs the program once (wall time, the child on the harness's pinned
  * CPU); the variants' outputs are checked equal first (rpc-calls prints its time per
@@ -74,6 +88,116 @@ static struct program_run *command(const char *shell_command, const char *profil
 	return r;
 }
 
+/* Standard output and error of a shell command; exits if it fails. */
+static char *command_output(const char *shell_command)
+{
+	FILE *out = popen(bench_text("%s 2>&1", shell_command), "r");
+	size_t size = 0;
+	char *text = NULL;
+	FILE *buffer = open_memstream(&text, &size);
+	if (!out || !buffer) {
+		perror("bench-profile: popen");
+		exit(1);
+	}
+	for (int ch; (ch = fgetc(out)) != EOF;)
+		fputc(ch, buffer);
+	fclose(buffer);
+	if (pclose(out) != 0) {
+		fprintf(stderr, "bench-profile: failed: %s\n%s", shell_command, text);
+		exit(1);
+	}
+	return text;
+}
+
+/* The number after `label` in text; exits when there is none. */
+static double number_after(const char *text, const char *label, const char *command)
+{
+	const char *at = strstr(text, label);
+	if (!at) {
+		fprintf(stderr, "bench-profile: no '%s' in the output of %s:\n%s", label, command, text);
+		exit(1);
+	}
+	return strtod(at + strlen(label), NULL);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *values, int n)
+{
+	qsort(values, (size_t)n, sizeof *values, compare_doubles);
+	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* The prediction of the report against respec-pcap's measured speedup, filter by
+ * filter (the file comment says how). */
+static void compare_predictions(struct bench *bench, const char *work, const char *files,
+				int repetitions)
+{
+	FILE *list = fopen(BPF_FILTERS, "r");
+	if (!list) {
+		perror("bench-profile: " BPF_FILTERS);
+		exit(1);
+	}
+	char line[512];
+	printf("predicted vs measured speedup of libpcap's filter (respec-pcap, %d runs each):\n",
+	       repetitions);
+	while (fgets(line, sizeof line, list)) {
+		char *tab = strchr(line, '\t');
+		if (line[0] == '#' || !tab)
+			continue;
+		*tab = '\0';
+		const char *name = line;
+		char *expression = bench_text("%s", tab + 1);
+		expression[strcspn(expression, "\n")] = '\0';
+		char *profile = bench_text("%s/%s.profile", work, name);
+		command_output(bench_text("RESPEC_PROFILE_OUT=%s %s --engine=interp --quiet '%s' %s/synthetic-mix.pcap",
+					  profile, RESPEC_PCAP_PROFILED, expression, BPF_TRACES));
+		char *report = bench_text("%s profile report %s --top 1 --measure 1", RESPEC_TOOL_PATH, profile);
+		double predicted = number_after(command_output(report), "predicted speedup ", report);
+
+		double interp_ns[repetitions], respec_ns[repetitions];
+		double matched[2] = { -1, -1 };
+		for (int r = 0; r < repetitions; r++)
+			for (int engine = 0; engine < 2; engine++) {
+				const char *engine_name = engine ? "respec" : "interp";
+				char *run = bench_text("%s --engine=%s '%s'%s", RESPEC_PCAP_JIT, engine_name,
+						       expression, files);
+				char *output = command_output(run);
+				double ns = number_after(output, bench_text("engine %s: ", engine_name), run);
+				/* "N packets in F files, M match": M */
+				const char *totals = strstr(output, " packets in ");
+				const char *count = totals ? strstr(totals, ", ") : NULL;
+				double match = count ? strtod(count + 2, NULL) : -1;
+				if (matched[engine] >= 0 && matched[engine] != match) {
+					fprintf(stderr, "bench-profile: %s: match counts differ between runs\n", name);
+					exit(1);
+				}
+				matched[engine] = match;
+				(engine ? respec_ns : interp_ns)[r] = ns;
+				free(output);
+			}
+		if (matched[0] != matched[1]) {
+			fprintf(stderr, "bench-profile: %s: the engines match %.0f and %.0f packets\n", name,
+				matched[0], matched[1]);
+			exit(1);
+		}
+		double interp = median(interp_ns, repetitions), respec = median(respec_ns, repetitions);
+		double measured = interp / respec;
+		printf("  %-18s predicted %5.2fx  measured %5.2fx (%.1f / %.1f ns/packet)  ratio %.2f\n",
+		       name, predicted, measured, interp, respec, predicted / measured);
+		bench_extra_number(bench, bench_text("predicted_speedup.%s", name), predicted);
+		bench_extra_number(bench, bench_text("measured_speedup.%s", name), measured);
+		bench_extra_number(bench, bench_text("prediction_ratio.%s", name), predicted / measured);
+		bench_extra_number(bench, bench_text("interp_ns.%s", name), interp);
+		bench_extra_number(bench, bench_text("respec_ns.%s", name), respec);
+	}
+	fclose(list);
+}
+
 static void add_variant(struct bench_case *c, const char *variant, struct program_run *r)
 {
 	bench_add_variant(c, variant, run_program, program_digest, r);
@@ -126,6 +250,7 @@ int main(int argc, char **argv)
 		report_ms[i] = bench_spawn_digest(report->argv, NULL, 0, false).wall_ns / 1e6;
 	struct bench_stats report_stats = bench_stats(report_ms, 5);
 	bench_extra_number(bench, "report_ms_median", report_stats.median);
+	compare_predictions(bench, work, files, quick ? 3 : 11);
 
 	int status = bench_run(bench);
 	if (system(bench_text("rm -rf %s", work)) != 0)

@@ -67,6 +67,9 @@ report options:
                        integer facts and the regions the run read whole, and
                        without them, and predict the speedup (default 3;
                        0: none)
+  --call-cost N        what a call costs once its body is gone, in IR
+                       instructions, added to both sides of a predicted
+                       speedup (default 10)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   -h, --help           this text
 
@@ -148,6 +151,8 @@ int run(int Argc, char **Argv) {
       O.chooseCost = realValue(Arg, Value());
     } else if (Arg == "--measure") {
       O.measure = unsignedValue(Arg, Value());
+    } else if (Arg == "--call-cost") {
+      O.callCost = realValue(Arg, Value());
     } else if (Arg == "--specs") {
       O.specDir = Value().str();
     } else if (Arg.startswith("-")) {
