@@ -118,9 +118,18 @@ const char *marker(LineKind K) {
   return " ";
 }
 
-std::string htmlEscape(const std::string &S) {
+std::string locations(const std::vector<DebugLoc> &Locs) {
   std::string Out;
-  for (char C : S)
+  for (size_t U = 0; U < Locs.size(); ++U)
+    Out += (U ? ", " : "") + formatLocation(Locs[U]);
+  return Out;
+}
+
+} // namespace
+
+std::string htmlEscape(StringRef Text) {
+  std::string Out;
+  for (char C : Text)
     switch (C) {
     case '<': Out += "&lt;"; break;
     case '>': Out += "&gt;"; break;
@@ -130,15 +139,6 @@ std::string htmlEscape(const std::string &S) {
     }
   return Out;
 }
-
-std::string locations(const std::vector<DebugLoc> &Locs) {
-  std::string Out;
-  for (size_t U = 0; U < Locs.size(); ++U)
-    Out += (U ? ", " : "") + formatLocation(Locs[U]);
-  return Out;
-}
-
-} // namespace
 
 std::string describeFact(const ExternalFactReport &F) {
   std::string Line = F.where + ": " + F.declaration + ":";

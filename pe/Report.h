@@ -45,6 +45,9 @@ struct ReportEntry {
   unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
 };
 
+/// Text for an HTML page (respec explain's, respec profile's).
+std::string htmlEscape(llvm::StringRef Text);
+
 /// One declared fact and what it did: "file:line: RESPEC_PURE(strlen): folded
 /// at a.c:3; ...".
 std::string describeFact(const ExternalFactReport &F);

@@ -2,6 +2,7 @@
 #include "ProfileReport.h"
 #include "Diagnostics.h"
 #include "Process.h"
+#include "Report.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -583,34 +584,35 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
 }
 
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
-std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
-                         const Profile &P, const ReportOptions &O) {
+std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Candidate *> All,
+                                       const Profile &P, const ReportOptions &O) {
   std::vector<const Candidate *> Facts;
   for (const Candidate *C : All)
     if (C->function == Function && measurable(*C))
       Facts.push_back(C);
   if (Facts.empty())
-    return "not measured: no integer fact or region read whole (an address of this run "
-           "cannot be stated in a spec)";
+    return {"not measured: no integer fact or region read whole (an address of this run "
+            "cannot be stated in a spec)"};
   std::string Why;
   std::optional<Measurement> Without = measure(Function, {}, P, Why);
   std::optional<Measurement> With = Without ? measure(Function, Facts, P, Why) : std::nullopt;
   if (!With)
-    return "not measured: " + Why;
+    return {"not measured: " + Why};
   std::vector<std::string> Stated;
   for (const Candidate *C : Facts)
     Stated.push_back(factText(*C));
-  std::string Text;
-  raw_string_ostream OS(Text);
-  OS << "measured by the partial evaluator: " << Function << " specializes to "
-     << With->instructions << " instructions with " << join(Stated, " and ") << ", "
-     << Without->instructions << " without ("
-     << (Without->instructions > With->instructions
-             ? std::to_string(Without->instructions - With->instructions) + " fewer"
-             : std::string("none fewer"))
-     << ")\n   ";
+  std::string Measured, Prediction;
+  raw_string_ostream(Measured)
+      << "measured by the partial evaluator: " << Function << " specializes to "
+      << With->instructions << " instructions with " << join(Stated, " and ") << ", "
+      << Without->instructions << " without ("
+      << (Without->instructions > With->instructions
+              ? std::to_string(Without->instructions - With->instructions) + " fewer"
+              : std::string("none fewer"))
+      << ")";
   uint64_t Calls = countOf(P.calls, Function);
-  std::optional<Prediction> Predicted = predict(*Without, *With, P, Calls, O.callCost);
+  std::optional<struct Prediction> Predicted = predict(*Without, *With, P, Calls, O.callCost);
+  raw_string_ostream OS(Prediction);
   if (!Predicted || Predicted->with <= 0)
     OS << "no prediction: the run executed none of the lines it reaches (no block counts: "
           "built with RESPEC_PROFILE_MODE=calls, or without debug info?)";
@@ -620,7 +622,42 @@ std::string measuredText(const std::string &Function, ArrayRef<Candidate *> All,
        << format("%.1f", Predicted->with) << " with them (" << format("%g", O.callCost)
        << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
-  return OS.str();
+  return {Measured, OS.str()};
+}
+
+/// One ranked candidate as the report shows it: a title and the figures
+/// behind its estimate, one per line.
+struct Entry {
+  std::string title;
+  std::vector<std::string> lines;
+};
+
+/// The report as one self-contained page: the same entries, a table row each.
+std::string renderHtml(const std::string &Heading, const std::vector<Entry> &Entries,
+                       const std::vector<std::string> &Profiles) {
+  std::string Html;
+  raw_string_ostream H(Html);
+  H << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>respec profile report</title>\n"
+       "<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
+       "table{border-collapse:collapse}td,th{padding:6px 10px;border-bottom:1px solid #ddd;"
+       "vertical-align:top;text-align:left}\nth{background:#eee}td.rank{text-align:right}\n"
+       ".fact{font:13px/1.4 ui-monospace,monospace;font-weight:600}\n"
+       ".why{font:12px/1.4 ui-monospace,monospace;color:#444;margin:2px 0}\n"
+       ".predicted{color:#0a5a0a}\n</style></head><body>\n<h1>respec profile report</h1>\n<p>";
+  for (const std::string &Path : Profiles)
+    H << "<code>" << htmlEscape(Path) << "</code> ";
+  H << "</p>\n<p>" << htmlEscape(Heading) << "</p>\n<table>\n<tr><th>#</th><th>candidate and the "
+       "figures behind its estimate</th></tr>\n";
+  for (size_t I = 0; I < Entries.size(); ++I) {
+    H << "<tr><td class=\"rank\">" << I + 1 << "</td><td><div class=\"fact\">"
+      << htmlEscape(Entries[I].title) << "</div>\n";
+    for (const std::string &Line : Entries[I].lines)
+      H << "<div class=\"why" << (StringRef(Line).startswith("predicted") ? " predicted" : "")
+        << "\">" << htmlEscape(Line) << "</div>\n";
+    H << "</td></tr>\n";
+  }
+  H << "</table>\n</body></html>\n";
+  return H.str();
 }
 
 } // namespace
@@ -645,42 +682,54 @@ void report(const ReportOptions &O) {
   if (Ranked.size() > O.top)
     Ranked.resize(O.top);
 
-  outs() << "respec profile: " << P.candidates.size() << " value sites in "
-         << P.calls.size() << " functions; " << Ranked.size()
-         << " candidate predicates ranked by estimated benefit - cost\n"
-         << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
-         << " per write to the term, " << format("%g", O.replugCost) << " per change, "
-         << format("%g", O.chooseCost) << " more per write to a per-object quasi-invariant)\n\n";
-  unsigned Rank = 0, Measured = 0;
+  std::string Heading;
+  raw_string_ostream(Heading)
+      << "respec profile: " << P.candidates.size() << " value sites in " << P.calls.size()
+      << " functions; " << Ranked.size() << " candidate predicates ranked by estimated benefit - cost\n"
+      << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
+      << " per write to the term, " << format("%g", O.replugCost) << " per change, "
+      << format("%g", O.chooseCost) << " more per write to a per-object quasi-invariant)";
+  outs() << Heading << "\n\n";
+  unsigned Measured = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
+  std::vector<Entry> Entries;
   for (const Candidate *C : Ranked) {
-    uint64_t Calls = countOf(P.calls, C->function);
+    Entry &E = Entries.emplace_back();
+    std::string Figures;
+    raw_string_ostream F(Figures);
     if (C->kind == "term") {
-      outs() << ++Rank << ". " << factText(*C) << "\n"
-             << "   read in " << locationsText(C->locations) << "\n"
-             << "   benefit " << C->dominant.count << " reads, cost " << C->writes
-             << " writes (a guard and a choice of variant each); score "
-             << format("%.0f", C->score) << "\n";
-      continue;
+      E.title = factText(*C);
+      E.lines.push_back("read in " + locationsText(C->locations));
+      F << "benefit " << C->dominant.count << " reads, cost " << C->writes
+        << " writes (a guard and a choice of variant each); score " << format("%.0f", C->score);
+      E.lines.push_back(F.str());
+    } else {
+      E.title = C->function + ": " + factText(*C);
+      E.lines.push_back(C->kind + " at " + locationsText(C->locations) + "; function called " +
+                        std::to_string(countOf(P.calls, C->function)) + " times");
+      if (C->kind == "region")
+        F << "benefit " << C->stableReads << " (reads of unchanging memory), " << C->bases
+          << " distinct base address(es)";
+      else
+        F << "benefit " << C->dominant.count << " (" << percent(C->dominant.count, C->count)
+          << " of " << C->count << "), cost " << C->writes << " writes to "
+          << (C->term.empty() ? "-" : C->term) << " + " << C->changes << " changes";
+      F << "; score " << format("%.0f", C->score);
+      E.lines.push_back(F.str());
+      if (!ByFunction.count(C->function) && Measured < O.measure) {
+        ++Measured;
+        errs() << "profile: measuring " << C->function << " with respec explain\n";
+        for (std::string &Line : measuredLines(C->function, Ranked, P, O))
+          E.lines.push_back(std::move(Line));
+      }
+      ByFunction[C->function].push_back(C);
     }
-    outs() << ++Rank << ". " << C->function << ": " << factText(*C) << "\n"
-           << "   " << C->kind << " at " << locationsText(C->locations) << "; function called "
-           << Calls << " times\n";
-    if (C->kind == "region")
-      outs() << "   benefit " << C->stableReads << " (reads of unchanging memory), "
-             << C->bases << " distinct base address(es)";
-    else
-      outs() << "   benefit " << C->dominant.count << " (" << percent(C->dominant.count, C->count)
-             << " of " << C->count << "), cost " << C->writes << " writes to "
-             << (C->term.empty() ? "-" : C->term) << " + " << C->changes << " changes";
-    outs() << "; score " << format("%.0f", C->score) << "\n";
-    if (!ByFunction.count(C->function) && Measured < O.measure) {
-      ++Measured;
-      errs() << "profile: measuring " << C->function << " with respec explain\n";
-      outs() << "   " << measuredText(C->function, Ranked, P, O) << "\n";
-    }
-    ByFunction[C->function].push_back(C);
+    outs() << Entries.size() << ". " << E.title << "\n";
+    for (const std::string &Line : E.lines)
+      outs() << "   " << Line << "\n";
   }
+  if (!O.htmlPath.empty())
+    writeFileAtomically(O.htmlPath, renderHtml(Heading, Entries, O.profiles));
   if (!O.specDir.empty())
     for (auto &[Function, Facts] : ByFunction)
       writeDraftSpec(O.specDir, Function, Facts, P);

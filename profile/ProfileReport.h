@@ -116,6 +116,8 @@ struct ReportOptions {
   double callCost = 10.0;
   /// Where draft specs go (one file per function of the top candidates); empty: none.
   std::string specDir;
+  /// Where the report also goes as one self-contained HTML page; empty: nowhere.
+  std::string htmlPath;
 };
 
 /// Prints the ranked report to standard output; throws SpecError on a bad profile.

@@ -10,7 +10,8 @@
 // A short run: fewer observations per site than the runtime records exactly
 // (1024), so every count is exact.
 // RUN: env RESPEC_PROFILE_OUT=%t/profile.txt %t/program 60
-// RUN: %respec profile report %t/profile.txt --specs %t/specs | FileCheck %s
+// RUN: %respec profile report %t/profile.txt --specs %t/specs --html %t/report.html | FileCheck %s
+// RUN: FileCheck %s --check-prefix=HTML < %t/report.html
 // RUN: FileCheck %s --check-prefix=SPEC < %t/specs/code_int_spec.c
 // The draft specs compile as they are:
 // RUN: %respec specialize %t/specs/code_int_spec.c -q -o %t/code_int_spec.o
@@ -44,6 +45,14 @@
 // CHECK-NOT: s->left
 // CHECK-NOT: s->mode
 // CHECK-NOT: . main
+//
+// The same report as a page: a row per candidate, the figures beside it.
+// HTML: <table>
+// HTML: <tr><td class="rank">1</td><td><div class="fact">code_int: s-&gt;ops-&gt;put == 0x{{[0-9a-f]+}}</div>
+// HTML: <div class="why">benefit 960 (100.0% of 960), cost 0 writes to ops+0 + 0 changes; score 960</div>
+// HTML: <div class="why predicted">predicted speedup
+// HTML: <tr><td class="rank">4</td><td><div class="fact">run: memory behind 'pc'
+// HTML: </table>
 //
 // SPEC: What the run saw:
 // SPEC: s->ops->put == 0x{{[0-9a-f]+}}: 100.0% of 960 observations, 0 changes, 0 writes to ops+0 (not stated: an address of the run; name the object to state it)

@@ -71,6 +71,7 @@ report options:
                        instructions, added to both sides of a predicted
                        speedup (default 10)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
+  --html FILE          also write the report as a self-contained HTML page
   -h, --help           this text
 
 example (test/profile/stream-and-interpreter.c runs one on a stream and an interpreter):
@@ -151,6 +152,8 @@ int run(int Argc, char **Argv) {
       O.chooseCost = realValue(Arg, Value());
     } else if (Arg == "--measure") {
       O.measure = unsignedValue(Arg, Value());
+    } else if (Arg == "--html") {
+      O.htmlPath = Value();
     } else if (Arg == "--call-cost") {
       O.callCost = realValue(Arg, Value());
     } else if (Arg == "--specs") {
