@@ -39,10 +39,14 @@ struct Candidate {
   /// (little-endian; bytes it never read are 0); empty when unknown.
   std::vector<uint8_t> bytes;
   bool bytesKnown = true;
+  // file candidates (files observer): what one program did with one file
+  uint64_t opens = 0, reads = 0, bytesRead = 0, preads = 0, seeksElsewhere = 0, shares = 0,
+           foreignReads = 0, size = 0;
   // the estimate
   TopValue dominant;
   uint64_t writes = 0;
   double score = 0;
+  double savedNs = 0; ///< a file's: what librespec-io would save, in ns
 };
 
 /// A translation unit, as its module record describes it.
@@ -60,6 +64,8 @@ struct Profile {
   /// IR instructions the run executed, per source line (absolute file, line),
   /// from the block records.
   std::map<std::pair<std::string, unsigned>, uint64_t> executed;
+  /// CPU time of a program's processes (process records), by program.
+  std::map<std::string, uint64_t> cpuNs;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -135,6 +141,24 @@ void readProfile(const std::string &Path, Profile &P) {
         auto [Number, Instructions] = Line.split('=');
         P.executed[{F[3].str(), unsigned(number(Number, Where))}] += Count * number(Instructions, Where);
       }
+      continue;
+    }
+    if (Kind == "process") {
+      P.cpuNs[F[1].str()] += Count;
+      continue;
+    }
+    if (Kind == "file") {
+      SmallVector<StringRef, 7> S;
+      F[3].split(S, ':');
+      if (S.size() != 7)
+        throw SpecError(Where, "file statistics of " + std::to_string(S.size()) + " fields");
+      Candidate &C = P.candidates[{F[1].str(), "file", F[2].str()}];
+      C.kind = "file", C.function = F[1].str(), C.expr = F[2].str();
+      C.opens += number(S[0], Where), C.bytesRead += number(S[1], Where);
+      C.preads += number(S[2], Where), C.seeksElsewhere += number(S[3], Where);
+      C.shares += number(S[4], Where), C.foreignReads += number(S[5], Where);
+      C.size = std::max(C.size, number(S[6], Where));
+      C.reads += Count;
       continue;
     }
     if ((F.size() != 9 && !(Kind == "region" && F.size() == 10)) ||
@@ -218,6 +242,16 @@ void addTermCandidates(Profile &P) {
 /// The estimate of Report.h; false when the candidate is not one (no dominant
 /// value, or a region whose memory changed).
 bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
+  if (C.kind == "file") {
+    // Private: no second descriptor, process or thread on the offset.
+    if (!C.reads || C.shares || C.foreignReads)
+      return false;
+    C.savedNs = double(C.reads) * O.ioSyscallNs +
+                double(C.bytesRead) / 1024 * (O.ioKernelCopyNsPerKiB - O.ioUserCopyNsPerKiB) -
+                double(C.opens) * O.ioOpenNs;
+    C.score = C.savedNs;
+    return true;
+  }
   if (C.kind == "region") {
     if (C.changedOffsets || C.untracked || !C.stableReads)
       return false;
@@ -298,6 +332,10 @@ std::string factText(const Candidate &C) {
     return C.term + " (" + C.expr + ") is a quasi-invariant of each object: " +
            std::to_string(C.values.size()) + " values (" + Values + ")";
   }
+  if (C.kind == "file")
+    return C.expr + " (read by " + C.function + ") is read privately" +
+           (C.seeksElsewhere ? " (" + std::to_string(C.seeksElsewhere) + " seeks elsewhere)"
+                             : std::string(" and sequentially"));
   if (C.kind == "region")
     return "memory behind '" + C.expr + "' (" + C.ctype + ") is constant: reads at offsets " +
            std::to_string(C.low) + ".." + std::to_string(C.high);
@@ -682,13 +720,16 @@ void report(const ReportOptions &O) {
   if (Ranked.size() > O.top)
     Ranked.resize(O.top);
 
+  size_t Files = llvm::count_if(P.candidates, [](auto &Entry) { return Entry.second.kind == "file"; });
   std::string Heading;
   raw_string_ostream(Heading)
-      << "respec profile: " << P.candidates.size() << " value sites in " << P.calls.size()
-      << " functions; " << Ranked.size() << " candidate predicates ranked by estimated benefit - cost\n"
-      << "(benefit: observations of the dominant value; cost: " << format("%g", O.guardCost)
-      << " per write to the term, " << format("%g", O.replugCost) << " per change, "
-      << format("%g", O.chooseCost) << " more per write to a per-object quasi-invariant)";
+      << "respec profile: " << P.candidates.size() - Files << " value sites in " << P.calls.size()
+      << " functions, " << Files << " files read; " << Ranked.size()
+      << " candidate predicates ranked by estimated benefit - cost\n"
+      << "(benefit: observations of the dominant value, or ns a file's reads would save; cost: "
+      << format("%g", O.guardCost) << " per write to the term, " << format("%g", O.replugCost)
+      << " per change, " << format("%g", O.chooseCost)
+      << " more per write to a per-object quasi-invariant)";
   outs() << Heading << "\n\n";
   unsigned Measured = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
@@ -697,7 +738,33 @@ void report(const ReportOptions &O) {
     Entry &E = Entries.emplace_back();
     std::string Figures;
     raw_string_ostream F(Figures);
-    if (C->kind == "term") {
+    if (C->kind == "file") {
+      E.title = factText(*C);
+      F << "file, " << C->opens << " open(s) of up to " << C->size << " bytes: " << C->reads
+        << " reads of " << C->bytesRead << " bytes (" << C->bytesRead / std::max<uint64_t>(1, C->reads)
+        << " per read), " << C->preads << " preads; no dup, fork or second reading thread while open";
+      E.lines.push_back(F.str());
+      std::string Estimate;
+      raw_string_ostream(Estimate)
+          << "benefit " << format("%.0f", C->savedNs + double(C->opens) * O.ioOpenNs)
+          << " ns (a system call per read and the kernel's copy), cost "
+          << format("%.0f", double(C->opens) * O.ioOpenNs) << " ns (setting up each open); score "
+          << format("%.0f", C->score);
+      E.lines.push_back(Estimate);
+      uint64_t Cpu = countOf(P.cpuNs, C->function);
+      std::string Predicted;
+      if (Cpu > C->savedNs)
+        raw_string_ostream(Predicted)
+            << "predicted speedup " << format("%.2fx", double(Cpu) / (double(Cpu) - C->savedNs))
+            << " of " << C->function << ": " << format("%.1f", double(Cpu) / 1e6) << " ms of CPU, "
+            << format("%.1f", C->savedNs / 1e6) << " ms of it saved";
+      else
+        Predicted = "no prediction: no CPU time recorded for " + C->function;
+      E.lines.push_back(Predicted);
+      E.lines.push_back("specialize with librespec-io: LD_PRELOAD=librespec-io-preload.so " +
+                        C->function + " (no rebuild), or respec_io_open and respec_io_read "
+                        "(respec/io.h)");
+    } else if (C->kind == "term") {
       E.title = factText(*C);
       E.lines.push_back("read in " + locationsText(C->locations));
       F << "benefit " << C->dominant.count << " reads, cost " << C->writes

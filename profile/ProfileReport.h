@@ -35,6 +35,17 @@
 // for the new value (ChooseCost). This is Synthetix's quasi-invariant of an
 // object, specialized where it is written.
 //
+// A file a program read (the files observer, profile/runtime/file_observer.c)
+// is a candidate when nothing shared its offset while it was open: no dup, no
+// fork, no second reading thread. That is the I/O case study's predicate
+// (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
+// and cost librespec-io a store). Its estimate is in ns, from librespec-io's
+// built-in cost constants (io/costs.c): a system call per read and the
+// kernel's copy over user space's, minus setting up each open. A value
+// observation counts as one ns (a load and a test folded) where both kinds
+// meet in one ranking. The predicted speedup is the program's: its processes'
+// CPU time over that time less the saving.
+//
 // GuardCost and ReplugCost are in units of one folded observation (a few
 // instructions); their defaults come from librespec's measured constants
 // (bench/results/runtime.json: a guarded store costs about what a plain store
@@ -85,11 +96,15 @@
 //   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS [CELLS]
 //   write   FUNCTION LOCATION "" TERM "" COUNT
 //   block   FUNCTION LOCATION FILE LINES "" COUNT
+//   file    PROGRAM PATH FILE-STATS "" "" READS
+//   process PROGRAM "" "" "" "" CPU-NS
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
 // changed: comma-separated offset:size:hex value. FILE: the block's source,
 // absolute; LINES: comma-separated line=instructions of the block.
+// FILE-STATS: opens:bytes read:preads:seeks elsewhere:shares (dup, fork):reads
+// by a second thread:largest size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H
@@ -118,6 +133,10 @@ struct ReportOptions {
   std::string specDir;
   /// Where the report also goes as one self-contained HTML page; empty: nowhere.
   std::string htmlPath;
+  /// librespec-io's built-in cost constants (io/costs.c), for files read
+  /// privately: a read(2) system call, the kernel's and user space's copy per
+  /// KiB, and setting up one open (its checks, lease and mapping).
+  double ioSyscallNs = 300, ioKernelCopyNsPerKiB = 17, ioUserCopyNsPerKiB = 11, ioOpenNs = 11500;
 };
 
 /// Prints the ranked report to standard output; throws SpecError on a bad profile.

@@ -24,6 +24,8 @@ const char *ProfileUsage = R"usage(respec profile — find what to specialize fr
 usage:
   respec profile --cflags              flags to compile the program with
   respec profile --ldflags             flags to link it with
+  respec profile --preload             the library to LD_PRELOAD to watch
+                                       what a program does with its files
   respec profile report PROFILE... [options]
 
 1. Build the program with clang-16, adding the flags respec profile prints
@@ -32,11 +34,17 @@ usage:
      make CC=clang-16 CFLAGS="-O2 $(respec profile --cflags)" \
           LDFLAGS="$(respec profile --ldflags)"
    With RESPEC_PROFILE_MODE=calls in clang's environment only call counts are
-   recorded (a cheap first run: no values, no block counts, no prediction); with RESPEC_PROFILE_FUNCTIONS=f,g values are
-   recorded only in those functions (call counts and writes everywhere).
+   recorded (a cheap first run: no values, no block counts, no prediction);
+   with RESPEC_PROFILE_FUNCTIONS=f,g values are recorded only in those
+   functions (call counts and writes everywhere).
+   Or, for the files a program reads (an unmodified program will do), run it
+   with LD_PRELOAD=$(respec profile --preload): it records, per file, the
+   reads, the bytes, and what would share the file's offset (dup, fork, a
+   second reading thread): the I/O predicates librespec-io specializes on.
 2. Run the workload. Each process writes its profile when it exits, to
    $RESPEC_PROFILE_OUT ("%p" becomes its process id; default
-   respec-profile.%p.txt), also when it ends with _exit(); a process killed
+   respec-profile.%p.txt), also when it ends with _exit() (not the files
+   observer's, which writes at exit()); a process killed
    by a signal writes none (stop servers with their shutdown command). A
    forked child's profile counts only what the child did.
 3. respec profile report PROFILE... ranks the candidate predicates: the
@@ -48,7 +56,9 @@ usage:
    read (a few values, read far more often than written). For the first
    ranked functions it runs the partial evaluator with and without the facts
    and predicts the speedup: the run's executed instructions per source line,
-   weighed by the share of each line the specialization left residual. With
+   weighed by the share of each line the specialization left residual. Files
+   read privately rank by the ns librespec-io would save (a system call per
+   read, the kernel's copy), with the program's predicted speedup. With
    --specs DIR it writes a draft spec per function that compiles as it is.
 
 report options:
@@ -124,6 +134,10 @@ int run(int Argc, char **Argv) {
     // _exit and _Exit wrapped: the profile is written however the program ends.
     outs() << "-Wl,--whole-archive " << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)
            << " -Wl,--no-whole-archive -Wl,--wrap=_exit -Wl,--wrap=_Exit -pthread\n";
+    return 0;
+  }
+  if (!strcmp(Argv[0], "--preload")) {
+    outs() << findFile("librespec-profile-files.so", RESPEC_PROFILE_FILES) << "\n";
     return 0;
   }
   if (strcmp(Argv[0], "report"))
