@@ -7,10 +7,9 @@
  * CPU's copy bandwidth, what mmap and populating page tables cost. Constants
  * measured on one development machine would choose wrongly elsewhere, so the
  * first decision of a process measures them (a few milliseconds, on a 1 MiB
- * temporary file of its own) unless a cache file for this machine has them:
- * ${RESPEC_IO_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/respec}/io-costs-<key>,
- * where the key is a hash of /etc/machine-id, the kernel release and the CPU
- * model (a new kernel or a moved disk image measures again). A cache that does
+ * temporary file of its own) unless a cache file for this machine has them
+ * (costs_cache.c: keyed by /etc/machine-id, the kernel release and the CPU
+ * model, so a new kernel or a moved disk image measures again). A cache that does
  * not parse, or holds a value outside sane bounds, is measured over.
  *
  *   RESPEC_IO_COSTS=builtin   the development machine's constants (below)
@@ -29,11 +28,8 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "costs_cache.h"
 
-#include <errno.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -41,7 +37,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,20 +59,14 @@ struct io_costs io_costs = {
 /* The user-space part of setup_ns on the development machine (6 µs in all,
  * twelve system calls of 300 ns). */
 enum { SETUP_SYSCALLS = 12, SETUP_USER_NS = 2400 };
-/* 2: the copies measured in loops (1 measured lone copies: cold TLB entries). */
-enum { CACHE_VERSION = 2 };
 enum { PROBE_BYTES = 1 << 20, COPY_BYTES = 64 << 10, COPY_REPEATS = 16, BATCHES = 9 };
 
-/* The measured constants, in the cache file's order. */
-static double *const cached_costs[] = {
+/* The measured constants, in the cache file's order (costs_cache.h). */
+static double *const cached_costs[IO_CACHED_COSTS] = {
 	&io_costs.syscall_ns, &io_costs.kernel_copy_ns_kib, &io_costs.user_copy_ns_kib,
 	&io_costs.setup_ns,   &io_costs.map_ns,            &io_costs.pte_populate_ns_kib,
 };
-static const char *const cached_names[] = {
-	"syscall_ns", "kernel_copy_ns_kib", "user_copy_ns_kib",
-	"setup_ns",   "map_ns",             "pte_populate_ns_kib",
-};
-enum { COSTS = sizeof cached_costs / sizeof cached_costs[0] };
+enum { COSTS = IO_CACHED_COSTS };
 
 static double now_ns(void)
 {
@@ -96,125 +85,6 @@ static double median(double *samples, int n)
 {
 	qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
 	return samples[n / 2];
-}
-
-/* ---- where the cache lives --------------------------------------------------- */
-
-static uint64_t fnv1a(uint64_t hash, const char *text)
-{
-	for (; *text; text++)
-		hash = (hash ^ (unsigned char)*text) * 0x100000001b3ull;
-	return hash;
-}
-
-/* Appends the first line of path that starts with prefix (or the whole first
- * line, for an empty prefix) to the hash. */
-static uint64_t hash_line(uint64_t hash, const char *path, const char *prefix)
-{
-	FILE *in = fopen(path, "re");
-	if (!in)
-		return hash;
-	char line[512];
-	while (fgets(line, sizeof line, in))
-		if (strncmp(line, prefix, strlen(prefix)) == 0) {
-			hash = fnv1a(hash, line);
-			break;
-		}
-	fclose(in);
-	return hash;
-}
-
-static bool cache_directory(char *dir, size_t size)
-{
-	const char *set = getenv("RESPEC_IO_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	int n = set && *set ? snprintf(dir, size, "%s", set)
-		: xdg && *xdg ? snprintf(dir, size, "%s/respec", xdg)
-		: home && *home ? snprintf(dir, size, "%s/.cache/respec", home)
-		: -1;
-	if (n < 0 || (size_t)n >= size)
-		return false;
-	/* Each missing level in turn (the cache home may not exist yet either). */
-	for (char *slash = dir + 1; (slash = strchr(slash, '/')); slash++) {
-		*slash = '\0';
-		mkdir(dir, 0700);
-		*slash = '/';
-	}
-	return mkdir(dir, 0700) == 0 || errno == EEXIST;
-}
-
-/* The CPU's model: from the processor itself where it says (reading
- * /proc/cpuinfo costs tens of microseconds, in every process). */
-static uint64_t hash_cpu_model(uint64_t hash)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned brand[13] = {0}; /* 48 bytes of brand string, then a NUL */
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
-		for (unsigned leaf = 0; leaf < 3; leaf++)
-			__get_cpuid(0x80000002u + leaf, &brand[4 * leaf], &brand[4 * leaf + 1],
-				    &brand[4 * leaf + 2], &brand[4 * leaf + 3]);
-		return fnv1a(hash, (const char *)brand);
-	}
-#endif
-	return hash_line(hash, "/proc/cpuinfo", "model name");
-}
-
-static void cache_file(char *path, size_t size, const char *dir)
-{
-	struct utsname host;
-	uint64_t key = 0xcbf29ce484222325ull;
-	key = hash_line(key, "/etc/machine-id", "");
-	key = hash_cpu_model(key);
-	if (uname(&host) == 0)
-		key = fnv1a(fnv1a(key, host.release), host.machine);
-	snprintf(path, size, "%s/io-costs-%016llx", dir, (unsigned long long)key);
-}
-
-static bool sane(double value)
-{
-	return value > 0 && value < 1e7;
-}
-
-static bool read_cache(const char *path)
-{
-	FILE *in = fopen(path, "re");
-	if (!in)
-		return false;
-	double values[COSTS];
-	int version = 0, found = 0;
-	if (fscanf(in, "respec-io-costs %d", &version) == 1 && version == CACHE_VERSION)
-		for (; found < COSTS; found++) {
-			char name[32];
-			if (fscanf(in, "%31s %lf", name, &values[found]) != 2 ||
-			    strcmp(name, cached_names[found]) != 0 || !sane(values[found]))
-				break;
-		}
-	fclose(in);
-	if (found != COSTS)
-		return false;
-	for (int i = 0; i < COSTS; i++)
-		*cached_costs[i] = values[i];
-	return true;
-}
-
-/* Written to a temporary name and renamed: a process reading the cache meanwhile
- * sees the old file or the whole new one. */
-static void write_cache(const char *path)
-{
-	char temporary[PATH_MAX];
-	if (snprintf(temporary, sizeof temporary, "%s.%d", path, (int)getpid()) >= (int)sizeof temporary)
-		return;
-	FILE *out = fopen(temporary, "we");
-	if (!out)
-		return;
-	fprintf(out, "respec-io-costs %d\n", CACHE_VERSION);
-	/* 17 significant digits read back as the same double: a process that reads
-	 * the cache decides with the figures of the one that measured them (%.3f
-	 * did not, and the trace's rounding of the two could differ). */
-	for (int i = 0; i < COSTS; i++)
-		fprintf(out, "%s %.17g\n", cached_names[i], *cached_costs[i]);
-	if (fclose(out) != 0 || rename(temporary, path) != 0)
-		unlink(temporary);
 }
 
 /* ---- measuring ------------------------------------------------------------------ */
@@ -297,7 +167,7 @@ static bool measure(int fd, double *measured)
 	measured[4] = map_ns;
 	measured[5] = (median(populate, BATCHES) - map_ns) / (PROBE_BYTES / 1024.0);
 	for (int i = 0; i < COSTS; i++)
-		if (!sane(measured[i]))
+		if (!io_cost_sane(measured[i]))
 			return false;
 	return true;
 }
@@ -321,7 +191,7 @@ static void find_costs(void)
 	}
 	char dir[PATH_MAX - 64], path[PATH_MAX];
 	bool measure_anyway = setting && strcmp(setting, "measure") == 0;
-	bool have_dir = cache_directory(dir, sizeof dir);
+	bool have_dir = io_costs_cache_directory(dir, sizeof dir, true);
 	/* Measuring in every process (a millisecond or more each) would cost
 	 * short-lived programs more than it could save them. */
 	if (!have_dir && !measure_anyway) {
@@ -329,8 +199,11 @@ static void find_costs(void)
 		return;
 	}
 	if (have_dir) {
-		cache_file(path, sizeof path, dir);
-		if (!measure_anyway && read_cache(path)) {
+		io_costs_cache_file(path, sizeof path, dir);
+		double cached[COSTS];
+		if (!measure_anyway && io_costs_cache_read(path, cached)) {
+			for (int i = 0; i < COSTS; i++)
+				*cached_costs[i] = cached[i];
 			trace_costs("read from the cache", (now_ns() - start) / 1e6);
 			return;
 		}
@@ -347,7 +220,7 @@ static void find_costs(void)
 	for (int i = 0; i < COSTS; i++)
 		*cached_costs[i] = measured[i];
 	if (have_dir)
-		write_cache(path);
+		io_costs_cache_write(path, measured);
 	trace_costs("measured", (now_ns() - start) / 1e6);
 }
 

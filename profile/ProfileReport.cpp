@@ -49,6 +49,11 @@ struct Candidate {
   double savedNs = 0; ///< a file's: what librespec-io would save, in ns
 };
 
+/// What librespec-io's cost model says a file's reads cost (io/costs.c).
+struct IoCosts {
+  double syscallNs = 0, kernelCopyNsPerKiB = 0, userCopyNsPerKiB = 0, openNs = 0;
+};
+
 /// A translation unit, as its module record describes it.
 struct SourceFile {
   std::string directory, commandLine;
@@ -66,6 +71,10 @@ struct Profile {
   std::map<std::pair<std::string, unsigned>, uint64_t> executed;
   /// CPU time of a program's processes (process records), by program.
   std::map<std::string, uint64_t> cpuNs;
+  /// librespec-io's cost constants where the program ran (an iocosts record),
+  /// else the report's options; and which, for the report to say.
+  IoCosts ioCosts;
+  std::string ioCostsSource;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -141,6 +150,17 @@ void readProfile(const std::string &Path, Profile &P) {
         auto [Number, Instructions] = Line.split('=');
         P.executed[{F[3].str(), unsigned(number(Number, Where))}] += Count * number(Instructions, Where);
       }
+      continue;
+    }
+    if (Kind == "iocosts") {
+      SmallVector<StringRef, 5> S;
+      F[2].split(S, ':');
+      double Value[5];
+      for (size_t I = 0; I < 5; ++I)
+        if (S.size() != 5 || S[I].getAsDouble(Value[I]))
+          throw SpecError(Where, "librespec-io's costs are not five numbers");
+      P.ioCosts = {Value[0], Value[1], Value[2], Value[3] + Value[4]};
+      P.ioCostsSource = "librespec-io's costs measured where the program ran, " + F[3].str();
       continue;
     }
     if (Kind == "process") {
@@ -246,9 +266,10 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
     // Private: no second descriptor, process or thread on the offset.
     if (!C.reads || C.shares || C.foreignReads)
       return false;
-    C.savedNs = double(C.reads) * O.ioSyscallNs +
-                double(C.bytesRead) / 1024 * (O.ioKernelCopyNsPerKiB - O.ioUserCopyNsPerKiB) -
-                double(C.opens) * O.ioOpenNs;
+    const IoCosts &Io = P.ioCosts;
+    C.savedNs = double(C.reads) * Io.syscallNs +
+                double(C.bytesRead) / 1024 * (Io.kernelCopyNsPerKiB - Io.userCopyNsPerKiB) -
+                double(C.opens) * Io.openNs;
     C.score = C.savedNs;
     return true;
   }
@@ -704,6 +725,8 @@ void report(const ReportOptions &O) {
   if (O.profiles.empty())
     throw SpecError("", "no profile given");
   Profile P;
+  P.ioCosts = {O.ioSyscallNs, O.ioKernelCopyNsPerKiB, O.ioUserCopyNsPerKiB, O.ioOpenNs};
+  P.ioCostsSource = "librespec-io's built-in costs";
   for (const std::string &Path : O.profiles)
     readProfile(Path, P);
   addTermCandidates(P);
@@ -746,10 +769,11 @@ void report(const ReportOptions &O) {
       E.lines.push_back(F.str());
       std::string Estimate;
       raw_string_ostream(Estimate)
-          << "benefit " << format("%.0f", C->savedNs + double(C->opens) * O.ioOpenNs)
+          << "benefit " << format("%.0f", C->savedNs + double(C->opens) * P.ioCosts.openNs)
           << " ns (a system call per read and the kernel's copy), cost "
-          << format("%.0f", double(C->opens) * O.ioOpenNs) << " ns (setting up each open); score "
-          << format("%.0f", C->score);
+          << format("%.0f", double(C->opens) * P.ioCosts.openNs)
+          << " ns (setting up each open); score " << format("%.0f", C->score) << " ("
+          << P.ioCostsSource << ": read(2) " << format("%.0f", P.ioCosts.syscallNs) << " ns)";
       E.lines.push_back(Estimate);
       uint64_t Cpu = countOf(P.cpuNs, C->function);
       std::string Predicted;

@@ -40,7 +40,8 @@
 // fork, no second reading thread. That is the I/O case study's predicate
 // (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
 // and cost librespec-io a store). Its estimate is in ns, from librespec-io's
-// built-in cost constants (io/costs.c): a system call per read and the
+// cost constants (those it measured on the machine the program ran on, which
+// the observer records from its cache, else its built-in ones): a system call per read and the
 // kernel's copy over user space's, minus setting up each open. A value
 // observation counts as one ns (a load and a test folded) where both kinds
 // meet in one ranking. The predicted speedup is the program's: its processes'
@@ -98,13 +99,15 @@
 //   block   FUNCTION LOCATION FILE LINES "" COUNT
 //   file    PROGRAM PATH FILE-STATS "" "" READS
 //   process PROGRAM "" "" "" "" CPU-NS
+//   iocosts "" COSTS CACHE-FILE "" "" 1
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
 // changed: comma-separated offset:size:hex value. FILE: the block's source,
 // absolute; LINES: comma-separated line=instructions of the block.
 // FILE-STATS: opens:bytes read:preads:seeks elsewhere:shares (dup, fork):reads
-// by a second thread:largest size.
+// by a second thread:largest size. COSTS: librespec-io's read(2) ns, kernel
+// and user copy ns per KiB, setup ns, map ns.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H
@@ -135,7 +138,9 @@ struct ReportOptions {
   std::string htmlPath;
   /// librespec-io's built-in cost constants (io/costs.c), for files read
   /// privately: a read(2) system call, the kernel's and user space's copy per
-  /// KiB, and setting up one open (its checks, lease and mapping).
+  /// KiB, and setting up one open (its checks, lease and mapping). A profile's
+  /// iocosts record (the ones librespec-io measured where the program ran)
+  /// replaces them.
   double ioSyscallNs = 300, ioKernelCopyNsPerKiB = 17, ioUserCopyNsPerKiB = 11, ioOpenNs = 11500;
 };
 

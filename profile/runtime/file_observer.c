@@ -26,14 +26,16 @@
  * Calls inside libc (stdio's fread reaches read(2) through an internal alias)
  * are not seen: what is seen is what the program calls, which is what
  * librespec-io's shim interposes too. Counters are per path, summed over its
- * opens; updates take one lock (the read path's cost is a system call
- * anyway). At exit the process writes "file" records, and a "process" record
+ * opens; opens, closes, seeks and shares take one lock, reads none (read()
+ * says why). At exit the process writes "file" records, and a "process" record
  * with its CPU time (what the report's predicted speedup divides), to
  * $RESPEC_PROFILE_OUT ("%p": the process id; default respec-profile.%p.txt),
  * or to that name plus ".files" in a program also built with the value
  * profiling, whose runtime writes the first (profile/ProfileReport.h has the
- * format). A forked child starts from zero; a process that ends in _exit or a
- * signal writes nothing.
+ * format), with librespec-io's cost constants for this machine when librespec-io
+ * has measured them (an "iocosts" record, from its cache: io/costs_cache.c). A
+ * forked child starts from zero; a process that ends in _exit or a signal
+ * writes nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -51,6 +53,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "costs_cache.h"
 
 #define TRACKED_FDS 4096
 #define TRACKED_FILES 512
@@ -134,7 +138,9 @@ static int opened(int fd, const char *path, int flags)
 		if (f) {
 			f->opens++;
 			f->size = (uint64_t)st.st_size > f->size ? (uint64_t)st.st_size : f->size;
-			fds[fd] = (struct open_file){ .file = f, .expected = 0, .reader = 0 };
+			fds[fd].expected = 0;
+			fds[fd].reader = 0;
+			__atomic_store_n(&fds[fd].file, f, __ATOMIC_RELAXED); /* read() loads it */
 		}
 		pthread_mutex_unlock(&lock);
 	}
@@ -200,25 +206,37 @@ int __open64_2(const char *path, int flags)
 	return opened(real___open64_2(path, flags), path, flags);
 }
 
+/* Adds to a counter without a lock or a read-modify-write instruction: only a
+ * second thread reading the same descriptor races with it, and that read is
+ * counted as foreign (the predicate is broken) whatever sum the race leaves. */
+static void add(uint64_t *counter, uint64_t n)
+{
+	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+/* The read path takes no lock, so that the profiled run's CPU time (what the
+ * prediction divides) stays close to the program's own. A descriptor's stats
+ * are never freed (files[] is static): a close racing with this read leaves it
+ * counting into a file that is still there. */
 ssize_t read(int fd, void *buffer, size_t count)
 {
 	REAL(read);
 	ssize_t n = real_read(fd, buffer, count);
-	if (n < 0 || !tracked(fd))
+	if (n < 0 || fd >= TRACKED_FDS || fd < 0)
 		return n;
-	unsigned me = thread_number();
-	pthread_mutex_lock(&lock);
-	struct open_file *o = tracked(fd);
-	if (o) {
-		o->file->reads++;
-		o->file->bytes += (uint64_t)n;
-		o->expected += n;
-		if (!o->reader)
-			o->reader = me;
-		else if (o->reader != me)
-			o->file->foreign_reads++;
-	}
-	pthread_mutex_unlock(&lock);
+	struct open_file *o = &fds[fd];
+	struct file_stats *f = __atomic_load_n(&o->file, __ATOMIC_RELAXED);
+	if (!f)
+		return n;
+	unsigned me = thread_number(), reader = __atomic_load_n(&o->reader, __ATOMIC_RELAXED);
+	add(&f->reads, 1);
+	add(&f->bytes, (uint64_t)n);
+	__atomic_store_n(&o->expected, __atomic_load_n(&o->expected, __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+	if (!reader)
+		__atomic_store_n(&o->reader, me, __ATOMIC_RELAXED);
+	else if (reader != me)
+		add(&f->foreign_reads, 1);
 	return n;
 }
 
@@ -286,7 +304,7 @@ static int shared(int fd, int copy)
 	if (o)
 		o->file->shares++;
 	if (copy < TRACKED_FDS && copy != fd)
-		fds[copy].file = NULL;
+		__atomic_store_n(&fds[copy].file, NULL, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&lock);
 	return copy;
 }
@@ -340,7 +358,7 @@ int close(int fd)
 	REAL(close);
 	if (fd >= 0 && fd < TRACKED_FDS) {
 		pthread_mutex_lock(&lock);
-		fds[fd].file = NULL;
+		__atomic_store_n(&fds[fd].file, NULL, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&lock);
 	}
 	return real_close(fd);
@@ -407,6 +425,14 @@ static void write_profile(void)
 			  ((uint64_t)usage.ru_utime.tv_usec + (uint64_t)usage.ru_stime.tv_usec) * 1000u;
 	fprintf(out, "respec-profile 1\nprocess\t%s\t\t\t\t\t%llu\n", program_name(),
 		(unsigned long long)cpu_ns);
+	char directory[PATH_MAX - 64], cache[PATH_MAX];
+	double costs[IO_CACHED_COSTS];
+	if (io_costs_cache_directory(directory, sizeof directory, false)) {
+		io_costs_cache_file(cache, sizeof cache, directory);
+		if (io_costs_cache_read(cache, costs))
+			fprintf(out, "iocosts\t\t%.3f:%.3f:%.3f:%.3f:%.3f\t%s\t\t\t1\n", costs[0], costs[1],
+				costs[2], costs[3], costs[4], cache);
+	}
 	pthread_mutex_lock(&lock);
 	for (unsigned i = 0; i < nfiles; i++) {
 		struct file_stats *f = &files[i];

@@ -12,14 +12,15 @@
 // RUN: head -c 30000 /dev/zero > %t/dup.dat
 // RUN: head -c 30000 /dev/zero > %t/fork.dat
 // RUN: head -c 30000 /dev/zero > %t/threads.dat
-// RUN: sh -c 'cd %t && RESPEC_PROFILE_OUT=%t/profile.txt LD_PRELOAD=$(%respec profile --preload) ./program'
+// No cache of librespec-io's measured costs: the report uses its built-in ones.
+// RUN: sh -c 'cd %t && RESPEC_IO_CACHE_DIR=%t/no-cache RESPEC_PROFILE_OUT=%t/profile.txt LD_PRELOAD=$(%respec profile --preload) ./program'
 // RUN: %respec profile report %t/profile.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=RAW < %t/profile.txt
 //
 // CHECK: 0 value sites in 0 functions, 5 files read; 2 candidate predicates
 // CHECK: 1. {{.*}}private.dat (read by program) is read privately and sequentially
 // CHECK-NEXT: file, 1 open(s) of up to 40000 bytes: 40001 reads of 40000 bytes (0 per read), 0 preads
-// CHECK-NEXT: benefit {{[0-9]+}} ns (a system call per read and the kernel's copy), cost 11500 ns
+// CHECK-NEXT: benefit {{[0-9]+}} ns (a system call per read and the kernel's copy), cost 11500 ns (setting up each open); score {{[0-9]+}} (librespec-io's built-in costs: read(2) 300 ns)
 // CHECK-NEXT: predicted speedup {{[0-9.]+}}x of program: {{[0-9.]+}} ms of CPU, 12.0 ms of it saved
 // CHECK-NEXT: specialize with librespec-io: LD_PRELOAD=librespec-io-preload.so program
 // CHECK: 2. {{.*}}seeks.dat (read by program) is read privately (1 seeks elsewhere)
@@ -38,11 +39,18 @@
 // A real program, unmodified: Debian's wc, counting the lines of a 16 MiB file
 // in large reads (the small file is not worth an open's setup: no candidate).
 // RUN: head -c 16777216 /dev/zero > %t/large.dat
-// RUN: sh -c 'RESPEC_PROFILE_OUT=%t/wc.profile LD_PRELOAD=$(%respec profile --preload) wc -l %t/large.dat %t/private.dat'
+// RUN: sh -c 'RESPEC_IO_CACHE_DIR=%t/no-cache RESPEC_PROFILE_OUT=%t/wc.profile LD_PRELOAD=$(%respec profile --preload) wc -l %t/large.dat %t/private.dat'
 // RUN: %respec profile report %t/wc.profile | FileCheck %s --check-prefix=WC
 // WC: 1. {{.*}}large.dat (read by wc) is read privately and sequentially
 // WC-NEXT: file, 1 open(s) of up to 16777216 bytes: {{[0-9]+}} reads of 16777216 bytes
 // WC-NOT: private.dat
+//
+// Once librespec-io has measured its costs on this machine (its first decision,
+// here under its shim), the observer records them and the report uses them.
+// RUN: %if io %{ sh -c 'RESPEC_IO_CACHE_DIR=%t/cache LD_PRELOAD=%io-preload wc -l %t/large.dat' %}
+// RUN: %if io %{ sh -c 'RESPEC_IO_CACHE_DIR=%t/cache RESPEC_PROFILE_OUT=%t/measured.profile LD_PRELOAD=$(%respec profile --preload) wc -l %t/large.dat' %}
+// RUN: %if io %{ %respec profile report %t/measured.profile | FileCheck %s --check-prefix=MEASURED %}
+// MEASURED: score {{[0-9]+}} (librespec-io's costs measured where the program ran, {{.*}}/cache/io-costs-{{[0-9a-f]+}}: read(2) {{[0-9]+}} ns)
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>

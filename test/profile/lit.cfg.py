@@ -17,3 +17,6 @@ if os.path.exists(pcap) and config.bpf_traces:
 if os.path.exists(config.rpc_calls_profiled):
     config.available_features.add("rpc")
     config.substitutions.append(("%rpc-calls-profiled", config.rpc_calls_profiled))
+if os.path.exists(config.io_preload):
+    config.available_features.add("io")
+    config.substitutions.append(("%io-preload", config.io_preload))
