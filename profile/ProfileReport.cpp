@@ -41,7 +41,7 @@ struct Candidate {
   bool bytesKnown = true;
   // file candidates (files observer): what one program did with one file
   uint64_t opens = 0, reads = 0, bytesRead = 0, preads = 0, seeksElsewhere = 0, shares = 0,
-           foreignReads = 0, size = 0;
+           foreignReads = 0, size = 0, readNs = 0;
   // the estimate
   TopValue dominant;
   uint64_t writes = 0;
@@ -51,7 +51,7 @@ struct Candidate {
 
 /// What librespec-io's cost model says a file's reads cost (io/costs.c).
 struct IoCosts {
-  double syscallNs = 0, kernelCopyNsPerKiB = 0, userCopyNsPerKiB = 0, openNs = 0;
+  double userCopyNsPerKiB = 0, openNs = 0;
 };
 
 /// A translation unit, as its module record describes it.
@@ -159,18 +159,19 @@ void readProfile(const std::string &Path, Profile &P) {
       for (size_t I = 0; I < 5; ++I)
         if (S.size() != 5 || S[I].getAsDouble(Value[I]))
           throw SpecError(Where, "librespec-io's costs are not five numbers");
-      P.ioCosts = {Value[0], Value[1], Value[2], Value[3] + Value[4]};
+      P.ioCosts = {Value[2], Value[3] + Value[4]};
       P.ioCostsSource = "librespec-io's costs measured where the program ran, " + F[3].str();
       continue;
     }
     if (Kind == "process") {
-      P.cpuNs[F[1].str()] += Count;
+      // The observer's own share of the CPU time is not the program's.
+      P.cpuNs[F[1].str()] += Count - std::min(Count, number(F[2], Where));
       continue;
     }
     if (Kind == "file") {
-      SmallVector<StringRef, 7> S;
+      SmallVector<StringRef, 8> S;
       F[3].split(S, ':');
-      if (S.size() != 7)
+      if (S.size() != 8)
         throw SpecError(Where, "file statistics of " + std::to_string(S.size()) + " fields");
       Candidate &C = P.candidates[{F[1].str(), "file", F[2].str()}];
       C.kind = "file", C.function = F[1].str(), C.expr = F[2].str();
@@ -178,6 +179,7 @@ void readProfile(const std::string &Path, Profile &P) {
       C.preads += number(S[2], Where), C.seeksElsewhere += number(S[3], Where);
       C.shares += number(S[4], Where), C.foreignReads += number(S[5], Where);
       C.size = std::max(C.size, number(S[6], Where));
+      C.readNs += number(S[7], Where);
       C.reads += Count;
       continue;
     }
@@ -266,10 +268,13 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
     // Private: no second descriptor, process or thread on the offset.
     if (!C.reads || C.shares || C.foreignReads)
       return false;
+    // The reads' system calls as this run timed them, less what librespec-io
+    // does instead (its read, and the copy from the mapping), less setting up
+    // each open.
     const IoCosts &Io = P.ioCosts;
-    C.savedNs = double(C.reads) * Io.syscallNs +
-                double(C.bytesRead) / 1024 * (Io.kernelCopyNsPerKiB - Io.userCopyNsPerKiB) -
-                double(C.opens) * Io.openNs;
+    C.savedNs = double(C.readNs) -
+                double(C.reads) * O.ioSpecializedReadNs -
+                double(C.bytesRead) / 1024 * Io.userCopyNsPerKiB - double(C.opens) * Io.openNs;
     C.score = C.savedNs;
     return true;
   }
@@ -725,7 +730,7 @@ void report(const ReportOptions &O) {
   if (O.profiles.empty())
     throw SpecError("", "no profile given");
   Profile P;
-  P.ioCosts = {O.ioSyscallNs, O.ioKernelCopyNsPerKiB, O.ioUserCopyNsPerKiB, O.ioOpenNs};
+  P.ioCosts = {O.ioUserCopyNsPerKiB, O.ioOpenNs};
   P.ioCostsSource = "librespec-io's built-in costs";
   for (const std::string &Path : O.profiles)
     readProfile(Path, P);
@@ -770,10 +775,11 @@ void report(const ReportOptions &O) {
       std::string Estimate;
       raw_string_ostream(Estimate)
           << "benefit " << format("%.0f", C->savedNs + double(C->opens) * P.ioCosts.openNs)
-          << " ns (a system call per read and the kernel's copy), cost "
+          << " ns (the run's " << format("%.0f", double(C->readNs) / double(C->reads))
+          << " ns per read(2), less librespec-io's read and copy), cost "
           << format("%.0f", double(C->opens) * P.ioCosts.openNs)
           << " ns (setting up each open); score " << format("%.0f", C->score) << " ("
-          << P.ioCostsSource << ": read(2) " << format("%.0f", P.ioCosts.syscallNs) << " ns)";
+          << P.ioCostsSource << ")";
       E.lines.push_back(Estimate);
       uint64_t Cpu = countOf(P.cpuNs, C->function);
       std::string Predicted;

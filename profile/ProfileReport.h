@@ -39,13 +39,14 @@
 // is a candidate when nothing shared its offset while it was open: no dup, no
 // fork, no second reading thread. That is the I/O case study's predicate
 // (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
-// and cost librespec-io a store). Its estimate is in ns, from librespec-io's
-// cost constants (those it measured on the machine the program ran on, which
-// the observer records from its cache, else its built-in ones): a system call per read and the
-// kernel's copy over user space's, minus setting up each open. A value
-// observation counts as one ns (a load and a test folded) where both kinds
-// meet in one ranking. The predicted speedup is the program's: its processes'
-// CPU time over that time less the saving.
+// and cost librespec-io a store). Its estimate is in ns: the time its reads
+// spent in read(2), as the observer timed it, less what librespec-io would do
+// instead (its read, its copy from the mapping, setting up each open: its cost
+// constants as it measured them where the program ran, which the observer
+// records from its cache, else its built-in ones). A value observation counts
+// as one ns (a load and a test folded) where both kinds meet in one ranking.
+// The predicted speedup is the program's: its processes' CPU time (less the
+// observer's own share, which it measures) over that time less the saving.
 //
 // GuardCost and ReplugCost are in units of one folded observation (a few
 // instructions); their defaults come from librespec's measured constants
@@ -98,7 +99,7 @@
 //   write   FUNCTION LOCATION "" TERM "" COUNT
 //   block   FUNCTION LOCATION FILE LINES "" COUNT
 //   file    PROGRAM PATH FILE-STATS "" "" READS
-//   process PROGRAM "" "" "" "" CPU-NS
+//   process PROGRAM OBSERVER-NS "" "" "" CPU-NS
 //   iocosts "" COSTS CACHE-FILE "" "" 1
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
@@ -106,8 +107,9 @@
 // changed: comma-separated offset:size:hex value. FILE: the block's source,
 // absolute; LINES: comma-separated line=instructions of the block.
 // FILE-STATS: opens:bytes read:preads:seeks elsewhere:shares (dup, fork):reads
-// by a second thread:largest size. COSTS: librespec-io's read(2) ns, kernel
-// and user copy ns per KiB, setup ns, map ns.
+// by a second thread:largest size:ns in read(2). COSTS: librespec-io's read(2)
+// ns, kernel and user copy ns per KiB, setup ns, map ns. OBSERVER-NS: the files
+// observer's own share of the CPU time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H
@@ -136,12 +138,13 @@ struct ReportOptions {
   std::string specDir;
   /// Where the report also goes as one self-contained HTML page; empty: nowhere.
   std::string htmlPath;
-  /// librespec-io's built-in cost constants (io/costs.c), for files read
-  /// privately: a read(2) system call, the kernel's and user space's copy per
-  /// KiB, and setting up one open (its checks, lease and mapping). A profile's
-  /// iocosts record (the ones librespec-io measured where the program ran)
-  /// replaces them.
-  double ioSyscallNs = 300, ioKernelCopyNsPerKiB = 17, ioUserCopyNsPerKiB = 11, ioOpenNs = 11500;
+  /// For files read privately, what librespec-io does instead of a read(2):
+  /// its read (bench/run io: 2.7 ns for one byte under the shim), and its copy
+  /// per KiB and the setting up of one open (its checks, lease and mapping),
+  /// from its built-in cost constants (io/costs.c). A profile's iocosts record
+  /// (the ones librespec-io measured where the program ran) replaces the last
+  /// two.
+  double ioSpecializedReadNs = 3, ioUserCopyNsPerKiB = 11, ioOpenNs = 11500;
 };
 
 /// Prints the ranked report to standard output; throws SpecError on a bad profile.

@@ -27,8 +27,10 @@
  * are not seen: what is seen is what the program calls, which is what
  * librespec-io's shim interposes too. Counters are per path, summed over its
  * opens; opens, closes, seeks and shares take one lock, reads none (read()
- * says why). At exit the process writes "file" records, and a "process" record
- * with its CPU time (what the report's predicted speedup divides), to
+ * says why). At exit the process writes "file" records (with the time their
+ * reads spent in the system call), and a "process" record with its CPU time
+ * (what the report's predicted speedup divides) and the observer's own share
+ * of it (measured: observer_cost), to
  * $RESPEC_PROFILE_OUT ("%p": the process id; default respec-profile.%p.txt),
  * or to that name plus ".files" in a program also built with the value
  * profiling, whose runtime writes the first (profile/ProfileReport.h has the
@@ -42,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -52,7 +55,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 #include "costs_cache.h"
 
@@ -62,6 +67,7 @@
 struct file_stats {
 	char path[1024];
 	uint64_t opens, reads, bytes, preads, seeks_elsewhere, shares, foreign_reads, size;
+	uint64_t read_ticks; /* time stamp counter ticks spent in read(2) */
 };
 
 struct open_file {
@@ -214,30 +220,63 @@ static void add(uint64_t *counter, uint64_t n)
 	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
-/* The read path takes no lock, so that the profiled run's CPU time (what the
- * prediction divides) stays close to the program's own. A descriptor's stats
- * are never freed (files[] is static): a close racing with this read leaves it
- * counting into a file that is still there. */
-ssize_t read(int fd, void *buffer, size_t count)
+/* What read() adds to a read of a tracked descriptor, after the system call:
+ * also timed alone at exit (observer_cost). */
+static void observe_read(struct open_file *o, struct file_stats *f, ssize_t n, uint64_t ticks)
 {
-	REAL(read);
-	ssize_t n = real_read(fd, buffer, count);
-	if (n < 0 || fd >= TRACKED_FDS || fd < 0)
-		return n;
-	struct open_file *o = &fds[fd];
-	struct file_stats *f = __atomic_load_n(&o->file, __ATOMIC_RELAXED);
-	if (!f)
-		return n;
 	unsigned me = thread_number(), reader = __atomic_load_n(&o->reader, __ATOMIC_RELAXED);
 	add(&f->reads, 1);
 	add(&f->bytes, (uint64_t)n);
+	add(&f->read_ticks, ticks);
 	__atomic_store_n(&o->expected, __atomic_load_n(&o->expected, __ATOMIC_RELAXED) + n,
 			 __ATOMIC_RELAXED);
 	if (!reader)
 		__atomic_store_n(&o->reader, me, __ATOMIC_RELAXED);
 	else if (reader != me)
 		add(&f->foreign_reads, 1);
+}
+
+/* The read path takes no lock, so that the profiled run's CPU time stays close
+ * to the program's own; what it does add is measured at exit and reported, for
+ * the report to take out. A descriptor's stats are never freed (files[] is
+ * static): a close racing with this read leaves it counting into a file that
+ * is still there. The time in read(2) is taken with the time stamp counter
+ * (a few ns), converted at exit. */
+ssize_t read(int fd, void *buffer, size_t count)
+{
+	REAL(read);
+	struct open_file *o = fd >= 0 && fd < TRACKED_FDS ? &fds[fd] : NULL;
+	struct file_stats *f = o ? __atomic_load_n(&o->file, __ATOMIC_RELAXED) : NULL;
+	if (!f)
+		return real_read(fd, buffer, count);
+	uint64_t start = __rdtsc();
+	ssize_t n = real_read(fd, buffer, count);
+	uint64_t ticks = __rdtsc() - start;
+	if (n >= 0)
+		observe_read(o, f, n, ticks);
 	return n;
+}
+
+/* What the observer costs a read of a tracked descriptor, in ticks: in all
+ * (two counter reads and observe_read), and inside the timed window (one
+ * counter read's worth, which read_ticks holds on top of the system call).
+ * Timed on a scratch file. */
+struct observer_cost {
+	double per_read, in_window;
+};
+
+static struct observer_cost observer_cost(void)
+{
+	enum { ROUNDS = 20000 };
+	static struct file_stats scratch;
+	struct open_file o = { .file = &scratch };
+	uint64_t start = __rdtsc();
+	for (int i = 0; i < ROUNDS; i++) {
+		uint64_t t = __rdtsc();
+		observe_read(&o, &scratch, 1, __rdtsc() - t);
+	}
+	return (struct observer_cost){ (double)(__rdtsc() - start) / ROUNDS,
+				       (double)scratch.read_ticks / ROUNDS };
 }
 
 static void count_pread(int fd)
@@ -394,6 +433,18 @@ static const char *program_name(void)
 	return program_invocation_short_name ? program_invocation_short_name : "?";
 }
 
+/* The time stamp counter's rate, from the process's start to its exit. */
+static uint64_t start_ticks;
+static struct timespec start_time;
+
+static double ticks_per_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double ns = (double)(now.tv_sec - start_time.tv_sec) * 1e9 + (double)(now.tv_nsec - start_time.tv_nsec);
+	return ns > 0 ? (double)(__rdtsc() - start_ticks) / ns : 1;
+}
+
 static void write_profile(void)
 {
 	const char *pattern = getenv("RESPEC_PROFILE_OUT");
@@ -423,8 +474,15 @@ static void write_profile(void)
 	getrusage(RUSAGE_SELF, &usage);
 	uint64_t cpu_ns = ((uint64_t)usage.ru_utime.tv_sec + (uint64_t)usage.ru_stime.tv_sec) * 1000000000u +
 			  ((uint64_t)usage.ru_utime.tv_usec + (uint64_t)usage.ru_stime.tv_usec) * 1000u;
-	fprintf(out, "respec-profile 1\nprocess\t%s\t\t\t\t\t%llu\n", program_name(),
-		(unsigned long long)cpu_ns);
+	double rate = ticks_per_ns();
+	struct observer_cost cost = observer_cost();
+	pthread_mutex_lock(&lock);
+	uint64_t reads = 0;
+	for (unsigned i = 0; i < nfiles; i++)
+		reads += files[i].reads;
+	pthread_mutex_unlock(&lock);
+	fprintf(out, "respec-profile 1\nprocess\t%s\t%.0f\t\t\t\t%llu\n", program_name(),
+		(double)reads * cost.per_read / rate, (unsigned long long)cpu_ns);
 	char directory[PATH_MAX - 64], cache[PATH_MAX];
 	double costs[IO_CACHED_COSTS];
 	if (io_costs_cache_directory(directory, sizeof directory, false)) {
@@ -439,11 +497,13 @@ static void write_profile(void)
 		/* Tabs and newlines would split the record: a path holding one is left out. */
 		if (strpbrk(f->path, "\t\n"))
 			continue;
-		fprintf(out, "file\t%s\t%s\t%llu:%llu:%llu:%llu:%llu:%llu:%llu\t\t\t%llu\n", program_name(),
+		fprintf(out, "file\t%s\t%s\t%llu:%llu:%llu:%llu:%llu:%llu:%llu:%.0f\t\t\t%llu\n", program_name(),
 			f->path, (unsigned long long)f->opens, (unsigned long long)f->bytes,
 			(unsigned long long)f->preads, (unsigned long long)f->seeks_elsewhere,
 			(unsigned long long)f->shares, (unsigned long long)f->foreign_reads,
-			(unsigned long long)f->size, (unsigned long long)f->reads);
+			(unsigned long long)f->size,
+			fmax(0, (double)f->read_ticks - (double)f->reads * cost.in_window) / rate,
+			(unsigned long long)f->reads);
 	}
 	pthread_mutex_unlock(&lock);
 	if (fclose(out) != 0 || rename(temporary, path) != 0) {
@@ -454,6 +514,8 @@ static void write_profile(void)
 
 __attribute__((constructor)) static void start(void)
 {
+	clock_gettime(CLOCK_MONOTONIC, &start_time);
+	start_ticks = __rdtsc();
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	atexit(write_profile);
 }
