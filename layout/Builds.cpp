@@ -59,7 +59,7 @@ std::string treeFingerprint(const std::string &Source, const std::vector<std::st
 void writeCompilerWrapper(const std::string &BinDir, const Toolchain &Tools,
                           const BuildStage &Stage) {
   createDirectory(BinDir);
-  std::string Script = "#!/bin/sh\n# respec layout: the compiler of stage " + Stage.name +
+  std::string Script = "#!/bin/sh\n# respec " + Stage.tool + ": the compiler of stage " + Stage.name +
                        "\nexec " + shellQuote(Tools.clang) + " \"$@\"";
   for (const std::string &Flag : Stage.flags)
     Script += " " + shellQuote(Flag);
@@ -138,11 +138,11 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   Key += "\ninputs " + Stage.inputs + "\n" + inputsOfCommand(Build) + "source " +
          Source + ": " + treeFingerprint(Source, Excluded) + "\n";
   if (!Options.rebuild && stampMatches(StageDir, Key) && sys::fs::exists(Binary)) {
-    errs() << "layout: build " << Stage.name << ": current (" << StageDir << ")\n";
+    errs() << Stage.tool << ": build " << Stage.name << ": current (" << StageDir << ")\n";
     return Binary;
   }
 
-  errs() << "layout: build " << Stage.name << ": copying " << Source << "\n";
+  errs() << Stage.tool << ": build " << Stage.name << ": copying " << Source << "\n";
   freshDirectory(StageDir);
   createDirectory(Tree);
   std::string Exclude;
@@ -158,7 +158,7 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
   writeCompilerWrapper(BinDir, Tools, Stage);
   const char *Path = getenv("PATH");
   std::string Log = StageDir + "/build.log";
-  errs() << "layout: build " << Stage.name << ": running the build (log: " << Log << ")\n";
+  errs() << Stage.tool << ": build " << Stage.name << ": running the build (log: " << Log << ")\n";
   runOrThrow({Build, Tree,
               {{"CC", BinDir + "/cc"},
                {"PATH", BinDir + (Path ? ":" + std::string(Path) : std::string())}},
@@ -168,7 +168,8 @@ std::string buildStage(const LayoutOptions &Options, const Toolchain &Tools,
     throw SpecError(Options.binary, "the build of stage " + Stage.name +
                                         " succeeded but made no such file (--binary is "
                                         "relative to the source tree)");
-  checkRelocations(Binary);
+  if (Stage.keepsRelocations)
+    checkRelocations(Binary);
   writeStamp(StageDir, Key);
   return Binary;
 }

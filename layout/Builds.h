@@ -25,6 +25,10 @@ struct BuildStage {
   std::vector<std::string> flags;
   /// What else the build reads that its stamp must follow (a profile's identity).
   std::string inputs;
+  /// The command that builds, for progress lines ("layout: build o2: ...").
+  std::string tool = "layout";
+  /// Whether the program must keep its relocations (BOLT's stages).
+  bool keepsRelocations = true;
 };
 
 /// The flags every stage needs: lld keeps the relocations BOLT uses.

@@ -41,12 +41,14 @@
 // (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
 // and cost librespec-io a store). Its estimate is in ns: the time its reads
 // spent in read(2), as the observer timed it, less what librespec-io would do
-// instead (its read, its copy from the mapping, setting up each open: its cost
-// constants as it measured them where the program ran, which the observer
-// records from its cache, else its built-in ones). A value observation counts
-// as one ns (a load and a test folded) where both kinds meet in one ranking.
-// The predicted speedup is the program's: its processes' CPU time (less the
-// observer's own share, which it measures) over that time less the saving.
+// instead: its read, setting up each open, and the copy, which moves the same
+// bytes from the mapping (the reads' time beyond read(2)'s fixed cost, at most
+// 1 ns a byte). The fixed costs are librespec-io's constants as it measured
+// them where the program ran (the observer records them from its cache), else
+// its built-in ones. A value observation counts as one ns (a load and a test
+// folded) where both kinds meet in one ranking. The predicted speedup is the
+// program's: its processes' CPU time (less the observer's own share, which it
+// measures) over its time outside these reads plus librespec-io's instead.
 //
 // GuardCost and ReplugCost are in units of one folded observation (a few
 // instructions); their defaults come from librespec's measured constants
@@ -139,12 +141,12 @@ struct ReportOptions {
   /// Where the report also goes as one self-contained HTML page; empty: nowhere.
   std::string htmlPath;
   /// For files read privately, what librespec-io does instead of a read(2):
-  /// its read (bench/run io: 2.7 ns for one byte under the shim), and its copy
-  /// per KiB and the setting up of one open (its checks, lease and mapping),
-  /// from its built-in cost constants (io/costs.c). A profile's iocosts record
-  /// (the ones librespec-io measured where the program ran) replaces the last
-  /// two.
-  double ioSpecializedReadNs = 3, ioUserCopyNsPerKiB = 11, ioOpenNs = 11500;
+  /// its read (bench/run io: 2.7 ns for one byte under the shim); and from its
+  /// built-in cost constants (io/costs.c), read(2)'s fixed cost (what of a
+  /// read's time is not its copy) and setting up one open (its checks, lease
+  /// and mapping). A profile's iocosts record (the ones librespec-io measured
+  /// where the program ran) replaces the last two.
+  double ioSpecializedReadNs = 3, ioSyscallNs = 300, ioOpenNs = 11500;
 };
 
 /// Prints the ranked report to standard output; throws SpecError on a bad profile.

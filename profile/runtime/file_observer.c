@@ -433,16 +433,36 @@ static const char *program_name(void)
 	return program_invocation_short_name ? program_invocation_short_name : "?";
 }
 
-/* The time stamp counter's rate, from the process's start to its exit. */
+/* The time stamp counter at the process's start, for its rate at exit. */
 static uint64_t start_ticks;
 static struct timespec start_time;
 
-static double ticks_per_ns(void)
+static double elapsed_ns(void)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	double ns = (double)(now.tv_sec - start_time.tv_sec) * 1e9 + (double)(now.tv_nsec - start_time.tv_nsec);
-	return ns > 0 ? (double)(__rdtsc() - start_ticks) / ns : 1;
+	return (double)(now.tv_sec - start_time.tv_sec) * 1e9 + (double)(now.tv_nsec - start_time.tv_nsec);
+}
+
+/* Ticks per ns of CPU time. The counter ticks while the process waits for a
+ * CPU too (preempted), and the report compares the reads' time with CPU time:
+ * the rate is scaled by the share of the time it was runnable that it ran
+ * (the kernel's schedstat: time on the CPU, time waiting on a run queue, for
+ * the main thread; no scaling without it). Time blocked (a server waiting for
+ * requests) is neither. */
+static double ticks_per_cpu_ns(void)
+{
+	double elapsed = elapsed_ns(), ran = 0, waited = 0;
+	if (elapsed <= 0)
+		return 1;
+	FILE *in = fopen("/proc/self/schedstat", "r");
+	if (in) {
+		if (fscanf(in, "%lf %lf", &ran, &waited) != 2)
+			ran = waited = 0;
+		fclose(in);
+	}
+	double running = ran + waited > 0 ? ran / (ran + waited) : 1;
+	return (double)(__rdtsc() - start_ticks) / elapsed / running;
 }
 
 static void write_profile(void)
@@ -474,7 +494,7 @@ static void write_profile(void)
 	getrusage(RUSAGE_SELF, &usage);
 	uint64_t cpu_ns = ((uint64_t)usage.ru_utime.tv_sec + (uint64_t)usage.ru_stime.tv_sec) * 1000000000u +
 			  ((uint64_t)usage.ru_utime.tv_usec + (uint64_t)usage.ru_stime.tv_usec) * 1000u;
-	double rate = ticks_per_ns();
+	double rate = ticks_per_cpu_ns();
 	struct observer_cost cost = observer_cost();
 	pthread_mutex_lock(&lock);
 	uint64_t reads = 0;

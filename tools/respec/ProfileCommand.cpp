@@ -7,6 +7,7 @@
 #include "ProfileCommand.h"
 #include "Diagnostics.h"
 #include "ProfileReport.h"
+#include "ProfileTrain.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,6 +28,8 @@ usage:
   respec profile --preload             the library to LD_PRELOAD to watch
                                        what a program does with its files
   respec profile report PROFILE... [options]
+  respec profile --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
+                                       all three steps below in one command
 
 1. Build the program with clang-16, adding the flags respec profile prints
    (a pass plugin that instruments every function, and debug info so that the
@@ -61,7 +64,21 @@ usage:
    read, the kernel's copy), with the program's predicted speedup. With
    --specs DIR it writes a draft spec per function that compiles as it is.
 
-report options:
+One command (--train): the build command runs in a copy of the source tree
+(--source, default .) with a compiler wrapper that adds --cflags and --ldflags
+to every compile and link (cc, gcc, clang and clang-16 on PATH, and $CC, are
+clang-16 with them); the build is reused while its inputs are unchanged. Then
+the training command runs (sh -c; {binary} is the built program's path, already
+quoted), its processes write their profiles into the work directory, and the
+report ranks them.
+  --binary PATH        the program the build makes, relative to the source tree
+  --train 'COMMAND'    the workload
+  --source DIR         the source tree (default .; it must be clean: the copy
+                       would keep objects built without the profiling)
+  --work-dir DIR       builds, logs and profiles (default respec-profile)
+  --rebuild            build even when the build is current
+
+report options (also with --train):
   --top N              candidates to list (default 10)
   --dominance X        share of a site's observations its value must have to be
                        a candidate (default 0.9)
@@ -84,10 +101,14 @@ report options:
   --html FILE          also write the report as a self-contained HTML page
   -h, --help           this text
 
-example (test/profile/stream-and-interpreter.c runs one on a stream and an interpreter):
+examples (test/profile/stream-and-interpreter.c runs one on a stream and an
+interpreter; test/profile/train.c builds a make project in one command):
   clang-16 -O2 $(respec profile --cflags) vm.c $(respec profile --ldflags) -o vm
   RESPEC_PROFILE_OUT=vm.profile ./vm < workload
   respec profile report vm.profile --specs specs
+
+  respec profile --source vm-1.0 --binary vm --train '{binary} < workload' \
+      --specs specs -- make
 )usage";
 
 /// An installed respec's file in its library directory, else the build tree's.
@@ -118,65 +139,132 @@ double realValue(StringRef Option, StringRef Text) {
   return X;
 }
 
+/// respec profile --cflags and --ldflags, as words.
+std::vector<std::string> compileFlags() {
+  // -frecord-command-line: the report compiles specs with the sources' flags.
+  return {"-g", "-frecord-command-line",
+          "-fpass-plugin=" + findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN)};
+}
+
+std::vector<std::string> linkFlags() {
+  // The whole archive: builds put LDFLAGS before the objects that need it.
+  // _exit and _Exit wrapped: the profile is written however the program ends.
+  return {"-Wl,--whole-archive", findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME),
+          "-Wl,--no-whole-archive", "-Wl,--wrap=_exit", "-Wl,--wrap=_Exit", "-pthread"};
+}
+
+void printWords(const std::vector<std::string> &Words) {
+  for (size_t I = 0; I < Words.size(); ++I)
+    outs() << (I ? " " : "") << Words[I];
+  outs() << "\n";
+}
+
+/// Parses one report option at Argv[I] (advancing I past its value); false if
+/// Arg is not one.
+bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportOptions &O) {
+  auto Value = [&]() -> StringRef {
+    if (I + 1 >= Argc)
+      throw SpecError("", Arg.str() + " needs a value");
+    return Argv[++I];
+  };
+  if (Arg == "--top")
+    O.top = unsignedValue(Arg, Value());
+  else if (Arg == "--dominance")
+    O.dominance = realValue(Arg, Value());
+  else if (Arg == "--guard-cost")
+    O.guardCost = realValue(Arg, Value());
+  else if (Arg == "--replug-cost")
+    O.replugCost = realValue(Arg, Value());
+  else if (Arg == "--choose-cost")
+    O.chooseCost = realValue(Arg, Value());
+  else if (Arg == "--measure")
+    O.measure = unsignedValue(Arg, Value());
+  else if (Arg == "--html")
+    O.htmlPath = Value();
+  else if (Arg == "--call-cost")
+    O.callCost = realValue(Arg, Value());
+  else if (Arg == "--specs")
+    O.specDir = Value().str();
+  else
+    return false;
+  return true;
+}
+
+/// respec profile --binary PATH --train 'COMMAND' [options] -- BUILD...: the
+/// build, the training and the report, in one command (ProfileTrain.h).
+int train(int Argc, char **Argv) {
+  profile::TrainOptions T;
+  profile::ReportOptions O;
+  int I = 0;
+  for (; I < Argc && strcmp(Argv[I], "--"); ++I) {
+    StringRef Arg = Argv[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        throw SpecError("", Arg.str() + " needs a value");
+      return Argv[++I];
+    };
+    if (reportOption(Arg, I, Argc, Argv, O))
+      continue;
+    if (Arg == "--train")
+      T.trainCommand = Value();
+    else if (Arg == "--binary")
+      T.binary = Value();
+    else if (Arg == "--source")
+      T.sourceDir = Value();
+    else if (Arg == "--work-dir")
+      T.workDir = Value();
+    else if (Arg == "--rebuild")
+      T.rebuild = true;
+    else
+      throw SpecError("", "unknown option '" + Arg.str() + "' (respec profile --help)");
+  }
+  for (++I; I < Argc; ++I)
+    T.buildCommand.push_back(Argv[I]);
+  if (T.binary.empty() || T.trainCommand.empty() || T.buildCommand.empty())
+    throw SpecError("", "--train needs --binary PATH, --train 'COMMAND' and the build command "
+                        "after -- (respec profile --help)");
+  T.flags = compileFlags();
+  for (std::string &Flag : linkFlags())
+    T.flags.push_back(std::move(Flag));
+  O.profiles = profile::trainProfiles(T);
+  profile::report(O);
+  return 0;
+}
+
 int run(int Argc, char **Argv) {
   if (Argc == 0 || !strcmp(Argv[0], "-h") || !strcmp(Argv[0], "--help")) {
     outs() << ProfileUsage;
     return Argc == 0 ? 2 : 0;
   }
   if (!strcmp(Argv[0], "--cflags")) {
-    // -frecord-command-line: the report compiles specs with the sources' flags.
-    outs() << "-g -frecord-command-line -fpass-plugin="
-           << findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN) << "\n";
+    printWords(compileFlags());
     return 0;
   }
   if (!strcmp(Argv[0], "--ldflags")) {
-    // The whole archive: builds put LDFLAGS before the objects that need it.
-    // _exit and _Exit wrapped: the profile is written however the program ends.
-    outs() << "-Wl,--whole-archive " << findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)
-           << " -Wl,--no-whole-archive -Wl,--wrap=_exit -Wl,--wrap=_Exit -pthread\n";
+    printWords(linkFlags());
     return 0;
   }
   if (!strcmp(Argv[0], "--preload")) {
     outs() << findFile("librespec-profile-files.so", RESPEC_PROFILE_FILES) << "\n";
     return 0;
   }
+  if (StringRef(Argv[0]).startswith("--"))
+    return train(Argc, Argv);
   if (strcmp(Argv[0], "report"))
     throw SpecError("", std::string("unknown command '") + Argv[0] +
                             "' (respec profile --help lists them)");
   profile::ReportOptions O;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
-    auto Value = [&]() -> StringRef {
-      if (I + 1 >= Argc)
-        throw SpecError("", Arg.str() + " needs a value");
-      return Argv[++I];
-    };
     if (Arg == "-h" || Arg == "--help") {
       outs() << ProfileUsage;
       return 0;
-    } else if (Arg == "--top") {
-      O.top = unsignedValue(Arg, Value());
-    } else if (Arg == "--dominance") {
-      O.dominance = realValue(Arg, Value());
-    } else if (Arg == "--guard-cost") {
-      O.guardCost = realValue(Arg, Value());
-    } else if (Arg == "--replug-cost") {
-      O.replugCost = realValue(Arg, Value());
-    } else if (Arg == "--choose-cost") {
-      O.chooseCost = realValue(Arg, Value());
-    } else if (Arg == "--measure") {
-      O.measure = unsignedValue(Arg, Value());
-    } else if (Arg == "--html") {
-      O.htmlPath = Value();
-    } else if (Arg == "--call-cost") {
-      O.callCost = realValue(Arg, Value());
-    } else if (Arg == "--specs") {
-      O.specDir = Value().str();
-    } else if (Arg.startswith("-")) {
-      throw SpecError("", "unknown option '" + Arg.str() + "' (respec profile --help)");
-    } else {
-      O.profiles.push_back(Arg.str());
     }
+    if (reportOption(Arg, I, Argc, Argv, O))
+      continue;
+    if (Arg.startswith("-"))
+      throw SpecError("", "unknown option '" + Arg.str() + "' (respec profile --help)");
+    O.profiles.push_back(Arg.str());
   }
   profile::report(O);
   return 0;

@@ -49,7 +49,8 @@ usage:
   respec guard      --term TERM... | --spec SPEC.c [-p BUILD_DIR] [SOURCE.c...]
   respec layout     --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
   respec link       [--rules FILE]... [options] -- CC OBJECTS... -o PROGRAM
-  respec profile    --cflags | --ldflags | report PROFILE... [options]
+  respec profile    --cflags | --ldflags | --preload | report PROFILE... [options]
+  respec profile    --binary PATH --train 'COMMAND' [options] -- BUILD COMMAND...
   respec --version
 
 A spec is a C file beside the generic code. Each function in it marked
