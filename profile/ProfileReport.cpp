@@ -51,7 +51,7 @@ struct Candidate {
 
 /// What librespec-io's cost model says a file's reads cost (io/costs.c).
 struct IoCosts {
-  double syscallNs = 0, openNs = 0;
+  double syscallNs = 0, openNs = 0, populateNsPerKiB = 0;
 };
 
 /// A translation unit, as its module record describes it.
@@ -67,8 +67,9 @@ struct Profile {
   /// A function's C prototype and the source it is defined in, from its call record.
   std::map<std::string, std::pair<std::string, std::string>> definitions;
   /// IR instructions the run executed, per source line (absolute file, line),
-  /// from the block records.
-  std::map<std::pair<std::string, unsigned>, uint64_t> executed;
+  /// from the block records; and per file name and line, for sources whose
+  /// recorded directory was remapped (-ffile-prefix-map).
+  std::map<std::pair<std::string, unsigned>, uint64_t> executed, executedByName;
   /// CPU time of a program's processes (process records), by program.
   std::map<std::string, uint64_t> cpuNs;
   /// librespec-io's cost constants where the program ran (an iocosts record),
@@ -148,18 +149,21 @@ void readProfile(const std::string &Path, Profile &P) {
       F[4].split(Lines, ',', -1, false);
       for (StringRef Line : Lines) {
         auto [Number, Instructions] = Line.split('=');
-        P.executed[{F[3].str(), unsigned(number(Number, Where))}] += Count * number(Instructions, Where);
+        unsigned LineNumber = unsigned(number(Number, Where));
+        uint64_t Executed = Count * number(Instructions, Where);
+        P.executed[{F[3].str(), LineNumber}] += Executed;
+        P.executedByName[{sys::path::filename(F[3]).str(), LineNumber}] += Executed;
       }
       continue;
     }
     if (Kind == "iocosts") {
-      SmallVector<StringRef, 5> S;
+      SmallVector<StringRef, 6> S;
       F[2].split(S, ':');
-      double Value[5];
-      for (size_t I = 0; I < 5; ++I)
-        if (S.size() != 5 || S[I].getAsDouble(Value[I]))
-          throw SpecError(Where, "librespec-io's costs are not five numbers");
-      P.ioCosts = {Value[0], Value[3] + Value[4]};
+      double Value[6];
+      for (size_t I = 0; I < 6; ++I)
+        if (S.size() != 6 || S[I].getAsDouble(Value[I]))
+          throw SpecError(Where, "librespec-io's costs are not six numbers");
+      P.ioCosts = {Value[0], Value[3] + Value[4], Value[5]};
       P.ioCostsSource = "librespec-io's costs measured where the program ran, " + F[3].str();
       continue;
     }
@@ -229,9 +233,11 @@ void readProfile(const std::string &Path, Profile &P) {
   }
 }
 
-/// A function's calls or a term's writes (0 when the profile saw none).
-uint64_t countOf(const std::map<std::string, uint64_t> &Counts, const std::string &Key) {
-  auto It = Counts.find(Key);
+/// A function's calls, a term's writes, a line's instructions (0 when the
+/// profile saw none).
+template <typename Key>
+uint64_t countOf(const std::map<Key, uint64_t> &Counts, const Key &K) {
+  auto It = Counts.find(K);
   return It == Counts.end() ? 0 : It->second;
 }
 
@@ -262,15 +268,17 @@ void addTermCandidates(Profile &P) {
 }
 
 /// What librespec-io would spend on a file's reads instead of read(2): its own
-/// read each, setting up each open, and the copy. The copy is the part of the
-/// reads' time beyond read(2)'s fixed cost (librespec-io's syscall_ns): a copy
-/// from the mapping moves the same bytes, at about the same rate once they
-/// stream from memory. It is bounded by 1 ns a byte, so that the noise of
-/// one-byte reads is not taken for a copy.
+/// read each, setting up each open, populating the page tables of what it
+/// maps, and the copy. The copy is the part of the reads' time beyond read(2)'s
+/// fixed cost (librespec-io's syscall_ns): a copy from the mapping moves the
+/// same bytes, at about the same rate once they stream from memory. It is
+/// bounded by 1 ns a byte, so that the noise of one-byte reads is not taken
+/// for a copy.
 double ioInsteadNs(const Candidate &C, const IoCosts &Io, const ReportOptions &O) {
   double Copy = std::clamp(double(C.readNs) - double(C.reads) * Io.syscallNs, 0.0,
                            double(C.bytesRead));
-  return double(C.reads) * O.ioSpecializedReadNs + double(C.opens) * Io.openNs + Copy;
+  return double(C.reads) * O.ioSpecializedReadNs + double(C.opens) * Io.openNs +
+         double(C.bytesRead) / 1024 * Io.populateNsPerKiB + Copy;
 }
 
 /// The estimate of Report.h; false when the candidate is not one (no dominant
@@ -582,10 +590,12 @@ std::optional<Prediction> predict(const Measurement &Without, const Measurement 
     return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
   };
   for (auto &[Key, Line] : Without.lines) {
-    auto Ran = P.executed.find(Key);
-    if (Ran == P.executed.end())
+    uint64_t Ran = countOf(P.executed, Key);
+    if (!Ran)
+      Ran = countOf(P.executedByName, {sys::path::filename(Key.first).str(), Key.second});
+    if (!Ran)
       continue;
-    double Instructions = double(Ran->second);
+    double Instructions = double(Ran);
     Executed += Instructions;
     WithoutCost += Instructions * Residual(Line);
     auto Specialized = With.lines.find(Key);
@@ -685,9 +695,13 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
   uint64_t Calls = countOf(P.calls, Function);
   std::optional<struct Prediction> Predicted = predict(*Without, *With, P, Calls, O.callCost);
   raw_string_ostream OS(Prediction);
-  if (!Predicted || Predicted->with <= 0)
-    OS << "no prediction: the run executed none of the lines it reaches (no block counts: "
-          "built with RESPEC_PROFILE_MODE=calls, or without debug info?)";
+  if (Predicted && Predicted->with <= 0)
+    OS << "predicted: the facts fold every instruction of a call ("
+       << format("%.1f", Predicted->without) << " IR instructions per call without them)";
+  else if (!Predicted)
+    OS << "no prediction: none of the lines the partial evaluator reached ran in the profile "
+          "(no block counts with RESPEC_PROFILE_MODE=calls, or source paths that differ: "
+          "-ffile-prefix-map)";
   else
     OS << "predicted speedup " << format("%.1fx", Predicted->without / Predicted->with) << ": "
        << format("%.1f", Predicted->without) << " IR instructions per call without the facts, "
@@ -738,7 +752,7 @@ void report(const ReportOptions &O) {
   if (O.profiles.empty())
     throw SpecError("", "no profile given");
   Profile P;
-  P.ioCosts = {O.ioSyscallNs, O.ioOpenNs};
+  P.ioCosts = {O.ioSyscallNs, O.ioOpenNs, O.ioPopulateNsPerKiB};
   P.ioCostsSource = "librespec-io's built-in costs";
   for (const std::string &Path : O.profiles)
     readProfile(Path, P);
@@ -784,7 +798,7 @@ void report(const ReportOptions &O) {
       raw_string_ostream(Estimate)
           << "benefit " << format("%.0f", C->savedNs + double(C->opens) * P.ioCosts.openNs)
           << " ns (the run's " << format("%.0f", double(C->readNs) / double(C->reads))
-          << " ns per read(2), less librespec-io's read and the copy), cost "
+          << " ns per read(2), less librespec-io's read, mapping and copy), cost "
           << format("%.0f", double(C->opens) * P.ioCosts.openNs)
           << " ns (setting up each open); score " << format("%.0f", C->score) << " ("
           << P.ioCostsSource << ")";
@@ -793,7 +807,11 @@ void report(const ReportOptions &O) {
       double Cpu = double(countOf(P.cpuNs, C->function));
       double Specialized = std::max(0.0, Cpu - double(C->readNs)) + ioInsteadNs(*C, P.ioCosts, O);
       std::string Predicted;
-      if (Cpu > 0)
+      if (double(C->readNs) > 1.05 * Cpu)
+        Predicted = "no prediction: the reads took longer than " + C->function +
+                    "'s CPU time (they waited: for the disk, or a descriptor of another kind "
+                    "under a reused number)";
+      else if (Cpu > 0)
         raw_string_ostream(Predicted)
             << "predicted speedup " << format("%.2fx", Cpu / Specialized) << " of " << C->function
             << ": " << format("%.1f", Cpu / 1e6) << " ms of CPU, "

@@ -41,7 +41,8 @@
 // (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
 // and cost librespec-io a store). Its estimate is in ns: the time its reads
 // spent in read(2), as the observer timed it, less what librespec-io would do
-// instead: its read, setting up each open, and the copy, which moves the same
+// instead: its read, setting up each open, populating the page tables of the
+// mapping, and the copy, which moves the same
 // bytes from the mapping (the reads' time beyond read(2)'s fixed cost, at most
 // 1 ns a byte). The fixed costs are librespec-io's constants as it measured
 // them where the program ran (the observer records them from its cache), else
@@ -110,7 +111,8 @@
 // absolute; LINES: comma-separated line=instructions of the block.
 // FILE-STATS: opens:bytes read:preads:seeks elsewhere:shares (dup, fork):reads
 // by a second thread:largest size:ns in read(2). COSTS: librespec-io's read(2)
-// ns, kernel and user copy ns per KiB, setup ns, map ns. OBSERVER-NS: the files
+// ns, kernel and user copy ns per KiB, setup ns, map ns, page-table population
+// ns per KiB. OBSERVER-NS: the files
 // observer's own share of the CPU time.
 //
 //===----------------------------------------------------------------------===//
@@ -143,10 +145,11 @@ struct ReportOptions {
   /// For files read privately, what librespec-io does instead of a read(2):
   /// its read (bench/run io: 2.7 ns for one byte under the shim); and from its
   /// built-in cost constants (io/costs.c), read(2)'s fixed cost (what of a
-  /// read's time is not its copy) and setting up one open (its checks, lease
-  /// and mapping). A profile's iocosts record (the ones librespec-io measured
-  /// where the program ran) replaces the last two.
-  double ioSpecializedReadNs = 3, ioSyscallNs = 300, ioOpenNs = 11500;
+  /// read's time is not its copy), setting up one open (its checks, lease
+  /// and mapping) and populating page tables per KiB. A profile's iocosts
+  /// record (the ones librespec-io measured where the program ran) replaces
+  /// the last three.
+  double ioSpecializedReadNs = 3, ioSyscallNs = 300, ioOpenNs = 11500, ioPopulateNsPerKiB = 50;
 };
 
 /// Prints the ranked report to standard output; throws SpecError on a bad profile.

@@ -28,6 +28,7 @@ std::vector<std::string> trainProfiles(const TrainOptions &Options) {
   layout::BuildStage Stage;
   Stage.name = "profiled";
   Stage.flags = Options.flags;
+  Stage.inputs = Options.inputs;
   Stage.tool = "profile";
   Stage.keepsRelocations = false;
   std::string Binary = layout::buildStage(Build, Tools, Stage);
@@ -44,8 +45,8 @@ std::vector<std::string> trainProfiles(const TrainOptions &Options) {
   std::error_code EC;
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC; It.increment(EC))
     if (StringRef Name = sys::path::filename(It->path());
-        Name.startswith("profile.") && Name.endswith(".txt"))
-      Profiles.push_back(It->path());
+        Name.startswith("profile.") && (Name.endswith(".txt") || Name.endswith(".txt.files")))
+      Profiles.push_back(It->path()); // the files observer's too, if the command preloads it
   std::sort(Profiles.begin(), Profiles.end());
   if (Profiles.empty())
     throw SpecError(Options.trainCommand,

@@ -29,6 +29,9 @@ struct TrainOptions {
   bool rebuild = false;
   /// What every compile and link gets (respec profile --cflags and --ldflags).
   std::vector<std::string> flags;
+  /// What else the build's stamp follows: the plugin's and the runtime's
+  /// identity, so that a new respec builds again.
+  std::string inputs;
 };
 
 /// Builds the program with the profiling (or finds the build current), runs the

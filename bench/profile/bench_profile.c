@@ -132,18 +132,6 @@ static double number_after(const char *text, const char *label, const char *comm
 	return strtod(at + strlen(label), NULL);
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *values, int n)
-{
-	qsort(values, (size_t)n, sizeof *values, compare_doubles);
-	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 /* The prediction of the report against respec-pcap's measured speedup, filter by
  * filter (the file comment says how). */
 static void compare_predictions(struct bench *bench, const char *work, const char *files,
@@ -197,7 +185,8 @@ static void compare_predictions(struct bench *bench, const char *work, const cha
 				matched[0], matched[1]);
 			exit(1);
 		}
-		double interp = median(interp_ns, repetitions), respec = median(respec_ns, repetitions);
+		double interp = bench_stats(interp_ns, repetitions).median;
+		double respec = bench_stats(respec_ns, repetitions).median;
 		double measured = interp / respec;
 		printf("  %-18s predicted %5.2fx  measured %5.2fx (%.1f / %.1f ns/packet)  ratio %.2f\n",
 		       name, predicted, measured, interp, respec, predicted / measured);
@@ -249,10 +238,10 @@ static void compare_io_predictions(struct bench *bench, const char *work, int re
 	       "librespec-io (%d runs each):\n", repetitions);
 	for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++) {
 		const char *name = programs[p].name;
-		char *profile = bench_text("%s/%s.files.profile", work, name);
+		char *profile = bench_text("%s/%s.profile", work, name);
 		command_output(bench_text("RESPEC_PROFILE_OUT=%s LD_PRELOAD=%s %s >/dev/null", profile,
 					  PROFILE_FILES, programs[p].command));
-		char *report = bench_text("%s profile report %s --top 1", RESPEC_TOOL_PATH, profile);
+		char *report = bench_text("%s profile report %s.files --top 1", RESPEC_TOOL_PATH, profile);
 		double predicted = number_after(command_output(report), "predicted speedup ", report);
 
 		char *argv[] = { "sh", "-c", (char *)programs[p].command, NULL };
@@ -273,10 +262,11 @@ static void compare_io_predictions(struct bench *bench, const char *work, int re
 			}
 			plain_ns[r] = plain.cpu_ns, shim_ns[r] = shim.cpu_ns;
 		}
-		double measured = median(plain_ns, repetitions) / median(shim_ns, repetitions);
+		double plain = bench_stats(plain_ns, repetitions).median;
+		double shim = bench_stats(shim_ns, repetitions).median;
+		double measured = plain / shim;
 		printf("  %-6s predicted %5.2fx  measured %5.2fx (%.1f / %.1f ms CPU)  ratio %.2f\n", name,
-		       predicted, measured, median(plain_ns, repetitions) / 1e6,
-		       median(shim_ns, repetitions) / 1e6, predicted / measured);
+		       predicted, measured, plain / 1e6, shim / 1e6, predicted / measured);
 		bench_extra_number(bench, bench_text("io_predicted_speedup.%s", name), predicted);
 		bench_extra_number(bench, bench_text("io_measured_speedup.%s", name), measured);
 		bench_extra_number(bench, bench_text("io_prediction_ratio.%s", name), predicted / measured);

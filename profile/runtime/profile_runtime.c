@@ -50,6 +50,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile_output.h"
+
 #define SKETCH_VALUES 8
 #define REGION_OFFSETS 1024
 #define EXACT_OBSERVATIONS 1024
@@ -339,33 +341,9 @@ void __wrap__Exit(int status)
 	__real__Exit(status);
 }
 
-static void write_profile(void)
+static void write_sites(FILE *out, void *context)
 {
-	/* A vfork child ending with _exit shares the parent's memory: the profile
-	 * is the parent's to write. */
-	if (getpid() != profiled_process || atomic_flag_test_and_set(&profile_written))
-		return;
-	const char *pattern = getenv("RESPEC_PROFILE_OUT");
-	char path[4096], temporary[4200];
-	size_t n = 0;
-	if (!pattern || !*pattern)
-		pattern = "respec-profile.%p.txt";
-	for (const char *p = pattern; *p && n + 24 < sizeof path; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			n += (size_t)snprintf(path + n, sizeof path - n, "%ld", (long)getpid());
-			p++;
-		} else {
-			path[n++] = *p;
-		}
-	}
-	path[n] = 0;
-	snprintf(temporary, sizeof temporary, "%s.partial.%ld", path, (long)getpid());
-	FILE *out = fopen(temporary, "w");
-	if (!out) {
-		fprintf(stderr, "respec profile: cannot write %s\n", temporary);
-		return;
-	}
-	fprintf(out, "respec-profile 1\n");
+	(void)context;
 	lock(&registry_lock);
 	for (struct site *s = all_sites; s; s = s->next) {
 		lock(&s->lock);
@@ -373,8 +351,13 @@ static void write_profile(void)
 		unlock(&s->lock);
 	}
 	unlock(&registry_lock);
-	if (fclose(out) != 0 || rename(temporary, path) != 0) {
-		fprintf(stderr, "respec profile: cannot write %s\n", path);
-		unlink(temporary);
-	}
+}
+
+static void write_profile(void)
+{
+	/* A vfork child ending with _exit shares the parent's memory: the profile
+	 * is the parent's to write. */
+	if (getpid() != profiled_process || atomic_flag_test_and_set(&profile_written))
+		return;
+	profile_write("", write_sites, NULL);
 }

@@ -12,15 +12,16 @@
 // RUN: head -c 30000 /dev/zero > %t/dup.dat
 // RUN: head -c 30000 /dev/zero > %t/fork.dat
 // RUN: head -c 30000 /dev/zero > %t/threads.dat
+// RUN: head -c 100 /dev/zero > %t/stale.dat
 // No cache of librespec-io's measured costs: the report uses its built-in ones.
 // RUN: sh -c 'cd %t && RESPEC_IO_CACHE_DIR=%t/no-cache RESPEC_PROFILE_OUT=%t/profile.txt LD_PRELOAD=$(%respec profile --preload) ./program'
-// RUN: %respec profile report %t/profile.txt | FileCheck %s
-// RUN: FileCheck %s --check-prefix=RAW < %t/profile.txt
+// RUN: %respec profile report %t/profile.txt.files | FileCheck %s
+// RUN: FileCheck %s --check-prefix=RAW < %t/profile.txt.files
 //
-// CHECK: 0 value sites in 0 functions, 5 files read; 2 candidate predicates
+// CHECK: 0 value sites in 0 functions, 6 files read; 2 candidate predicates
 // CHECK: 1. {{.*}}private.dat (read by program) is read privately and sequentially
 // CHECK-NEXT: file, 1 open(s) of up to 40000 bytes: 40001 reads of 40000 bytes (0 per read), 0 preads
-// CHECK-NEXT: benefit {{[0-9]+}} ns (the run's {{[1-9][0-9]*}} ns per read(2), less librespec-io's read and the copy), cost 11500 ns (setting up each open); score {{[0-9]+}} (librespec-io's built-in costs)
+// CHECK-NEXT: benefit {{[0-9]+}} ns (the run's {{[1-9][0-9]*}} ns per read(2), less librespec-io's read, mapping and copy), cost 11500 ns (setting up each open); score {{[0-9]+}} (librespec-io's built-in costs)
 // CHECK-NEXT: predicted speedup {{[0-9.]+}}x of program: {{[0-9.]+}} ms of CPU, {{[0-9.]+}} ms of it in these reads, {{[0-9.]+}} ms with librespec-io
 // CHECK-NEXT: specialize with librespec-io: LD_PRELOAD=librespec-io-preload.so program
 // CHECK: 2. {{.*}}seeks.dat (read by program) is read privately (1 seeks elsewhere)
@@ -35,21 +36,35 @@
 // RAW-DAG: file program {{.*}}/dup.dat 1:30000:0:0:1:0:30000:{{[0-9]+}} 30001
 // RAW-DAG: file program {{.*}}/fork.dat 1:30000:0:0:1:0:30000:{{[0-9]+}} 30001
 // RAW-DAG: file program {{.*}}/threads.dat 1:30000:0:0:0:15000:30000:{{[0-9]+}} 30001
+// A descriptor handed to stdio (fdopen) is not followed, and a pipe that reuses
+// its number after fclose is not taken for the file:
+// RAW-DAG: file program {{.*}}/stale.dat 1:0:0:0:0:0:100:0 0
+//
+// A program built with the value profiling and run under the observer keeps
+// both profiles: the value profile under the name, the files' beside it.
+// RUN: sh -c '%clang -O2 $(%respec profile --cflags) $(%respec profile --ldflags) %s -o %t/instrumented'
+// RUN: sh -c 'cd %t && RESPEC_PROFILE_OUT=%t/both.txt LD_PRELOAD=$(%respec profile --preload) ./instrumented'
+// RUN: FileCheck %s --check-prefix=BOTH-VALUES < %t/both.txt
+// RUN: FileCheck %s --check-prefix=BOTH-FILES < %t/both.txt.files
+// BOTH-VALUES: call main
+// BOTH-FILES: file instrumented {{.*}}/private.dat
 //
 // A real program, unmodified: Debian's wc, counting the lines of a 16 MiB file
-// in large reads (the small file is not worth an open's setup: no candidate).
+// in 16 KiB reads. Their time is mostly the copy, which librespec-io would still
+// do, plus mapping the file: no saving, no candidate (the bench measures wc
+// under librespec-io: no faster).
 // RUN: head -c 16777216 /dev/zero > %t/large.dat
 // RUN: sh -c 'RESPEC_IO_CACHE_DIR=%t/no-cache RESPEC_PROFILE_OUT=%t/wc.profile LD_PRELOAD=$(%respec profile --preload) wc -l %t/large.dat %t/private.dat'
-// RUN: %respec profile report %t/wc.profile | FileCheck %s --check-prefix=WC
-// WC: 1. {{.*}}large.dat (read by wc) is read privately and sequentially
-// WC-NEXT: file, 1 open(s) of up to 16777216 bytes: {{[0-9]+}} reads of 16777216 bytes
-// WC-NOT: private.dat
+// RUN: %respec profile report %t/wc.profile.files | FileCheck %s --check-prefix=WC
+// RUN: FileCheck %s --check-prefix=WC-RAW < %t/wc.profile.files
+// WC: 0 value sites in 0 functions, 2 files read; 0 candidate predicates
+// WC-RAW: file wc {{.*}}/large.dat 1:16777216:0:0:0:0:16777216:{{[0-9]+}} {{[0-9]+}}
 //
 // Once librespec-io has measured its costs on this machine (its first decision,
 // here under its shim), the observer records them and the report uses them.
 // RUN: %if io %{ sh -c 'RESPEC_IO_CACHE_DIR=%t/cache LD_PRELOAD=%io-preload wc -l %t/large.dat' %}
-// RUN: %if io %{ sh -c 'RESPEC_IO_CACHE_DIR=%t/cache RESPEC_PROFILE_OUT=%t/measured.profile LD_PRELOAD=$(%respec profile --preload) wc -l %t/large.dat' %}
-// RUN: %if io %{ %respec profile report %t/measured.profile | FileCheck %s --check-prefix=MEASURED %}
+// RUN: %if io %{ sh -c 'cd %t && RESPEC_IO_CACHE_DIR=%t/cache RESPEC_PROFILE_OUT=%t/measured.profile LD_PRELOAD=$(%respec profile --preload) ./program' %}
+// RUN: %if io %{ %respec profile report %t/measured.profile.files | FileCheck %s --check-prefix=MEASURED %}
 // MEASURED: score {{[0-9]+}} (librespec-io's costs measured where the program ran, {{.*}}/cache/io-costs-{{[0-9a-f]+}})
 #include <fcntl.h>
 #include <pthread.h>
@@ -113,6 +128,16 @@ int main(void) {
   pthread_join(thread, NULL);
   read_all(fd);
   close(fd);
+
+  FILE *stream = fdopen(open_or_die("stale.dat"), "r");
+  sum += fgetc(stream);
+  fclose(stream);
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0 || write(pipe_fds[1], "ab", 2) != 2)
+    return 1;
+  close(pipe_fds[1]);
+  read_all(pipe_fds[0]);
+  close(pipe_fds[0]);
   printf("%ld\n", sum);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "Diagnostics.h"
 #include "ProfileReport.h"
 #include "ProfileTrain.h"
+#include "Builds.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -44,6 +45,7 @@ usage:
    with LD_PRELOAD=$(respec profile --preload): it records, per file, the
    reads, the bytes, and what would share the file's offset (dup, fork, a
    second reading thread): the I/O predicates librespec-io specializes on.
+   It writes its own profile, named as below with ".files" added.
 2. Run the workload. Each process writes its profile when it exits, to
    $RESPEC_PROFILE_OUT ("%p" becomes its process id; default
    respec-profile.%p.txt), also when it ends with _exit() (not the files
@@ -60,8 +62,9 @@ usage:
    ranked functions it runs the partial evaluator with and without the facts
    and predicts the speedup: the run's executed instructions per source line,
    weighed by the share of each line the specialization left residual. Files
-   read privately rank by the ns librespec-io would save (a system call per
-   read, the kernel's copy), with the program's predicted speedup. With
+   read privately rank by the ns librespec-io would save (the reads' time in
+   read(2), less what librespec-io does instead), with the program's
+   predicted speedup. With
    --specs DIR it writes a draft spec per function that compiles as it is.
 
 One command (--train): the build command runs in a copy of the source tree
@@ -226,6 +229,9 @@ int train(int Argc, char **Argv) {
   T.flags = compileFlags();
   for (std::string &Flag : linkFlags())
     T.flags.push_back(std::move(Flag));
+  T.inputs = layout::fileIdentity(findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN)) +
+             "\n" + layout::fileIdentity(findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)) +
+             "\n";
   O.profiles = profile::trainProfiles(T);
   profile::report(O);
   return 0;
