@@ -746,6 +746,26 @@ std::string renderHtml(const std::string &Heading, const std::vector<Entry> &Ent
   return H.str();
 }
 
+/// After a first, cheap profile (RESPEC_PROFILE_MODE=calls): the most called
+/// functions, and how to record values in them only.
+void printHottest(const Profile &P, size_t Top) {
+  std::vector<std::pair<uint64_t, std::string>> ByCalls;
+  for (auto &[Function, Calls] : P.calls)
+    ByCalls.push_back({Calls, Function});
+  std::stable_sort(ByCalls.begin(), ByCalls.end(),
+                   [](auto &A, auto &B) { return A.first > B.first; });
+  if (ByCalls.size() > Top)
+    ByCalls.resize(Top);
+  std::vector<std::string> Names;
+  outs() << "No value was recorded (a calls-only profile). The most called functions:\n";
+  for (auto &[Calls, Function] : ByCalls) {
+    outs() << "  " << Function << ": " << Calls << " calls\n";
+    Names.push_back(Function);
+  }
+  outs() << "Rebuild with RESPEC_PROFILE_FUNCTIONS=" << join(Names, ",")
+         << " in clang's environment to record values in them only.\n";
+}
+
 } // namespace
 
 void report(const ReportOptions &O) {
@@ -856,6 +876,9 @@ void report(const ReportOptions &O) {
   }
   if (!O.htmlPath.empty())
     writeFileAtomically(O.htmlPath, renderHtml(Heading, Entries, O.profiles));
+  bool ValueSites = llvm::any_of(P.candidates, [](auto &Entry) { return Entry.second.kind != "file"; });
+  if (!ValueSites && !P.calls.empty())
+    printHottest(P, O.top);
   if (!O.specDir.empty())
     for (auto &[Function, Facts] : ByFunction)
       writeDraftSpec(O.specDir, Function, Facts, P);

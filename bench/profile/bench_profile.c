@@ -35,7 +35,8 @@
  * file one byte per read(2):
  *
  *   io_predicted_speedup.<program>  from the report on the profile the files
- *                               observer (respec profile --preload) wrote
+ *                               observer (respec profile --preload) wrote;
+ *                               1 when it ranks no file (no saving)
  *   io_measured_speedup.<program>   the median CPU time (user + system) of the
  *                               program over that of the program under
  *                               librespec-io's shim (LD_PRELOAD), runs
@@ -242,7 +243,12 @@ static void compare_io_predictions(struct bench *bench, const char *work, int re
 		command_output(bench_text("RESPEC_PROFILE_OUT=%s LD_PRELOAD=%s %s >/dev/null", profile,
 					  PROFILE_FILES, programs[p].command));
 		char *report = bench_text("%s profile report %s.files --top 1", RESPEC_TOOL_PATH, profile);
-		double predicted = number_after(command_output(report), "predicted speedup ", report);
+		char *ranked = command_output(report);
+		/* No candidate: specializing would not pay, the report predicts no gain
+		 * (and librespec-io's own cost model declines such files too). */
+		double predicted = strstr(ranked, " 0 candidate predicates")
+					   ? 1.0
+					   : number_after(ranked, "predicted speedup ", report);
 
 		char *argv[] = { "sh", "-c", (char *)programs[p].command, NULL };
 		extern char **environ;

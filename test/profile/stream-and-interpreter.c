@@ -70,6 +70,15 @@
 // RAW-DAG: write main {{.*}}stream-and-interpreter.c:[[#]] stream+28 60
 // RAW-DAG: field uses_mode {{.*}} s->mode stream+28 int 60 0 1:60:0
 //
+// A first, cheap profile (calls only) names the functions to record values in:
+// RUN: sh -c 'RESPEC_PROFILE_MODE=calls %clang -O2 $(%respec profile --cflags) $(%respec profile --ldflags) %s -o %t/calls-only'
+// RUN: env RESPEC_PROFILE_OUT=%t/calls.txt %t/calls-only 60
+// RUN: %respec profile report %t/calls.txt --top 2 | FileCheck %s --check-prefix=CALLS
+// CALLS: No value was recorded (a calls-only profile). The most called functions:
+// CALLS-NEXT: code_int: 960 calls
+// CALLS-NEXT: put: 960 calls
+// CALLS-NEXT: Rebuild with RESPEC_PROFILE_FUNCTIONS=code_int,put in clang's environment to record values in them only.
+//
 // A long run: past its first 1024 observations a site records about one in 64,
 // weighted. The same facts lead, with estimated counts; calls and writes are
 // still counted exactly, so the mode's cost still outweighs its benefit.

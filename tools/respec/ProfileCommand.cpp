@@ -38,7 +38,8 @@ usage:
      make CC=clang-16 CFLAGS="-O2 $(respec profile --cflags)" \
           LDFLAGS="$(respec profile --ldflags)"
    With RESPEC_PROFILE_MODE=calls in clang's environment only call counts are
-   recorded (a cheap first run: no values, no block counts, no prediction);
+   recorded (a cheap first run, whose report names the most called
+   functions; no values, no block counts, no prediction);
    with RESPEC_PROFILE_FUNCTIONS=f,g values are recorded only in those
    functions (call counts and writes everywhere).
    Or, for the files a program reads (an unmodified program will do), run it
