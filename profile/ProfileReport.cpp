@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -72,6 +73,9 @@ struct Profile {
   std::map<std::pair<std::string, unsigned>, uint64_t> executed, executedByName;
   /// CPU time of a program's processes (process records), by program.
   std::map<std::string, uint64_t> cpuNs;
+  /// CPU time of the runs with the value profiling (run records), and the IR
+  /// instructions their blocks executed: the run's rate.
+  uint64_t valueCpuNs = 0, instructionsExecuted = 0;
   /// librespec-io's cost constants where the program ran (an iocosts record),
   /// else the report's options; and which, for the report to say.
   IoCosts ioCosts;
@@ -152,6 +156,7 @@ void readProfile(const std::string &Path, Profile &P) {
         unsigned LineNumber = unsigned(number(Number, Where));
         uint64_t Executed = Count * number(Instructions, Where);
         P.executed[{F[3].str(), LineNumber}] += Executed;
+        P.instructionsExecuted += Executed;
         P.executedByName[{sys::path::filename(F[3]).str(), LineNumber}] += Executed;
       }
       continue;
@@ -165,6 +170,10 @@ void readProfile(const std::string &Path, Profile &P) {
           throw SpecError(Where, "librespec-io's costs are not six numbers");
       P.ioCosts = {Value[0], Value[3] + Value[4], Value[5]};
       P.ioCostsSource = "librespec-io's costs measured where the program ran, " + F[3].str();
+      continue;
+    }
+    if (Kind == "run") {
+      P.valueCpuNs += Count;
       continue;
     }
     if (Kind == "process") {
@@ -483,6 +492,7 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
 struct Measurement {
   uint64_t instructions = 0; ///< specialized, after cleanup
   uint64_t emitted = 0;      ///< residual instructions before cleanup
+  double specializeNs = 0;   ///< the wall time of respec explain: compile, specialize, clean up
   /// Per reached source line (absolute file, line): its instructions'
   /// evaluations folded away and residual copies emitted.
   std::map<std::pair<std::string, unsigned>, std::pair<uint64_t, uint64_t>> lines;
@@ -562,6 +572,7 @@ std::optional<Measurement> measure(const std::string &Function,
   Argv.insert(Argv.end(), {"-w", "--function", Function + "_specialized", "-q", "--color=never",
                            "--json", Json});
   int Status;
+  auto Start = std::chrono::steady_clock::now();
   try {
     Status = layout::run({Argv, Source->second.directory, {}, Log});
   } catch (const SpecError &E) { // killed, or could not start
@@ -569,6 +580,7 @@ std::optional<Measurement> measure(const std::string &Function,
     return std::nullopt;
   }
   Measurement M;
+  M.specializeNs = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - Start).count();
   ErrorOr<std::unique_ptr<MemoryBuffer>> Report = MemoryBuffer::getFile(Json);
   if (Status != 0 || !Report || !readMeasurement((*Report)->getBuffer(), Function, M)) {
     Why = "respec explain failed on the measuring spec (" + layout::tail(Log, 3) + ")";
@@ -665,6 +677,36 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   errs() << "profile: wrote " << Path << "\n";
 }
 
+/// Synthetix's estimate (seeds, file 000, Eq. 1-2) in ns for the profiled run:
+/// calls x (generic - specialized cost per call), at the run's own rate of IR
+/// instructions per ns of CPU (block counts over its CPU time; the
+/// instrumentation's share and the process's start included, so it errs low),
+/// less specializing (the measuring respec explain's wall time: compiling the
+/// source too, more than librespec-jit spends on bitcode it has) and keeping
+/// the facts true: a guard
+/// per write to their terms, a replug per change (librespec's measured
+/// constants, ReportOptions).
+std::string synthetixText(const Prediction &Predicted, uint64_t Calls, const Measurement &With,
+                          const std::vector<const Candidate *> &Facts, const Profile &P,
+                          const ReportOptions &O) {
+  double NsPerInstruction = double(P.valueCpuNs) / double(P.instructionsExecuted);
+  double Saved = double(Calls) * (Predicted.without - Predicted.with) * NsPerInstruction;
+  uint64_t Writes = 0, Changes = 0;
+  for (const Candidate *C : Facts)
+    Writes += C->writes, Changes += C->changes;
+  double Keeping = double(Writes) * O.guardNs + double(Changes) * O.replugNs;
+  std::string Text;
+  raw_string_ostream(Text) << "Synthetix's estimate for the run: " << format("%+.3f", (Saved - With.specializeNs - Keeping) / 1e6)
+                           << " ms = " << Calls << " calls x "
+                           << format("%.1f", Predicted.without - Predicted.with)
+                           << " IR instructions x " << format("%.2f", NsPerInstruction)
+                           << " ns (" << format("%.3f", Saved / 1e6) << " ms) - specializing "
+                           << format("%.1f", With.specializeNs / 1e6) << " ms - " << Writes
+                           << " guarded writes and " << Changes << " replugs ("
+                           << format("%.3f", Keeping / 1e6) << " ms)";
+  return Text;
+}
+
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
 std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Candidate *> All,
                                        const Profile &P, const ReportOptions &O) {
@@ -708,7 +750,10 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
        << format("%.1f", Predicted->with) << " with them (" << format("%g", O.callCost)
        << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
-  return {Measured, OS.str()};
+  std::vector<std::string> Lines = {Measured, OS.str()};
+  if (Predicted && P.valueCpuNs && P.instructionsExecuted)
+    Lines.push_back(synthetixText(*Predicted, Calls, *With, Facts, P, O));
+  return Lines;
 }
 
 /// One ranked candidate as the report shows it: a title and the figures

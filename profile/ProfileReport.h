@@ -85,6 +85,15 @@
 // generic code running about 5.5 IR instructions per ns). bench/run profile
 // compares the prediction with the measured speedup of libpcap's filters.
 //
+// For a measured function the report also gives Synthetix's estimate in ns
+// for the profiled run: calls x (generic - specialized IR instructions per
+// call) at the run's own ns per instruction (its CPU time, a "run" record the
+// value profiling's runtime writes, over the instructions its blocks
+// executed; the instrumentation and the process's start included, so short
+// runs look slow), less the measuring respec explain's time (specializing, with
+// compiling the source: more than run-time specialization spends) and a guard
+// per write and a replug per change at librespec's measured costs.
+//
 // Draft specs (--specs DIR) are the measuring specs, with what the run saw of
 // every fact of the function in a comment: they compile as they are.
 //
@@ -103,6 +112,7 @@
 //   block   FUNCTION LOCATION FILE LINES "" COUNT
 //   file    PROGRAM PATH FILE-STATS "" "" READS
 //   process PROGRAM OBSERVER-NS "" "" "" CPU-NS
+//   run     PROGRAM "" "" "" "" CPU-NS
 //   iocosts "" COSTS CACHE-FILE "" "" 1
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
@@ -138,6 +148,10 @@ struct ReportOptions {
   /// What a call costs when its body is gone (the call and return, moving
   /// the arguments), in IR instructions, for the predicted speedup.
   double callCost = 10.0;
+  /// For Synthetix's estimate in ns: a guarded store's cost above a plain one,
+  /// and a replug's (a guard that fires), from bench/results/runtime.json
+  /// (guard_ns_above_plain_store: 0.004; guard-fire: 779 ns).
+  double guardNs = 0.004, replugNs = 779;
   /// Where draft specs go (one file per function of the top candidates); empty: none.
   std::string specDir;
   /// Where the report also goes as one self-contained HTML page; empty: nowhere.

@@ -27,6 +27,8 @@
 // The run's block counts weighed by what the partial evaluator left residual
 // on each line: the test of s->op goes, the indirect call stays.
 // CHECK-NEXT: predicted speedup 1.{{[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call); [[#]] fewer over the run
+// and Synthetix's estimate in ns: this short run would not pay for specializing.
+// CHECK-NEXT: Synthetix's estimate for the run: -{{[0-9.]+}} ms = 960 calls x {{[0-9.]+}} IR instructions x {{[0-9.]+}} ns ({{[0-9.]+}} ms) - specializing {{[0-9.]+}} ms - 1 guarded writes and 0 replugs
 // CHECK: 2. code_int: s->op == 0
 // CHECK-NEXT: field
 // CHECK-NEXT: benefit 960 (100.0% of 960), cost 1 writes to stream+0 + 0 changes; score 959
