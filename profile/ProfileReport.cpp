@@ -857,7 +857,7 @@ void report(const ReportOptions &O) {
       E.title = factText(*C);
       F << "file, " << C->opens << " open(s) of up to " << C->size << " bytes: " << C->reads
         << " reads of " << C->bytesRead << " bytes (" << C->bytesRead / std::max<uint64_t>(1, C->reads)
-        << " per read), " << C->preads << " preads; no dup, fork or second reading thread while open";
+        << " per read), " << C->preads << " preads; no dup, fork, spawn or second reading thread while open";
       E.lines.push_back(F.str());
       std::string Estimate;
       raw_string_ostream(Estimate)

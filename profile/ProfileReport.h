@@ -37,7 +37,7 @@
 //
 // A file a program read (the files observer, profile/runtime/file_observer.c)
 // is a candidate when nothing shared its offset while it was open: no dup, no
-// fork, no second reading thread. That is the I/O case study's predicate
+// fork, no child spawned that inherits it, no second reading thread. That is the I/O case study's predicate
 // (librespec-io's: read-only, private, sequential; seeks elsewhere are counted,
 // and cost librespec-io a store). Its estimate is in ns: the time its reads
 // spent in read(2), as the observer timed it, less what librespec-io would do

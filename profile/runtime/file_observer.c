@@ -26,8 +26,11 @@
  *            stdio reads through libc's own alias of read, unseen)
  *   a read by another thread than the descriptor's first reader: counted
  *
- * Not seen: calls inside libc (stdio's reads), raw syscall(2), and children
- * made by posix_spawn, system, popen or vfork (no fork handler runs for them).
+ *   posix_spawn, posix_spawnp, system, popen   share what the child inherits
+ *            (descriptors without FD_CLOEXEC): no fork handler runs for them
+ *
+ * Not seen: calls inside libc (stdio's reads), raw syscall(2), and vfork (its
+ * child shares this memory until it execs).
  *
  * Counters live per descriptor, where (almost) only one thread writes them,
  * and are folded into their file's (per path) under a lock when the
@@ -54,6 +57,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -515,6 +519,52 @@ FILE *fdopen(int fd, const char *mode)
 	if (stream)
 		untrack(fd);
 	return stream;
+}
+
+/* A child that execs a program inherits the descriptors without FD_CLOEXEC:
+ * their offsets are shared from now on. */
+static void spawning(void)
+{
+	REAL(fcntl);
+	int saved_errno = errno;
+	sigset_t saved;
+	lock_table(&saved);
+	for (int fd = 0; fd < TRACKED_FDS; fd++)
+		if (tracked(fd) && !(real_fcntl(fd, F_GETFD) & FD_CLOEXEC))
+			fds[fd].file->shares++;
+	unlock_table(&saved);
+	errno = saved_errno;
+}
+
+int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+		const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
+{
+	REAL(posix_spawn);
+	spawning();
+	return real_posix_spawn(pid, path, actions, attributes, argv, envp);
+}
+
+int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
+		 const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
+{
+	REAL(posix_spawnp);
+	spawning();
+	return real_posix_spawnp(pid, file, actions, attributes, argv, envp);
+}
+
+int system(const char *command)
+{
+	REAL(system);
+	if (command)
+		spawning();
+	return real_system(command);
+}
+
+FILE *popen(const char *command, const char *mode)
+{
+	REAL(popen);
+	spawning();
+	return real_popen(command, mode);
 }
 
 /* fork shares every open descriptor's offset with the child: each file open

@@ -2,8 +2,10 @@
 // system calls (LD_PRELOAD the files observer): a file whose offset nothing
 // shares while it is open. Five files, read one byte at a time: one privately
 // and in sequence, one with a seek elsewhere, and three whose offset is shared
-// (a dup, a fork, a second reading thread). Only the first two are candidates,
-// the first ahead.
+// (a dup, a fork, a second reading thread), then two around a system(): the
+// child inherits one, the other is close-on-exec. Only private files are
+// candidates, the largest ahead (the small close-on-exec one scores under a
+// hundredth of the first: the report leaves it out).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O2 -pthread %s -o %t/program
@@ -13,12 +15,14 @@
 // RUN: head -c 30000 /dev/zero > %t/fork.dat
 // RUN: head -c 30000 /dev/zero > %t/threads.dat
 // RUN: head -c 100 /dev/zero > %t/stale.dat
+// RUN: head -c 100 /dev/zero > %t/spawned.dat
+// RUN: head -c 100 /dev/zero > %t/cloexec.dat
 // No cache of librespec-io's measured costs: the report uses its built-in ones.
 // RUN: sh -c 'cd %t && RESPEC_IO_CACHE_DIR=%t/no-cache RESPEC_PROFILE_OUT=%t/profile.txt LD_PRELOAD=$(%respec profile --preload) ./program'
 // RUN: %respec profile report %t/profile.txt.files | FileCheck %s
 // RUN: FileCheck %s --check-prefix=RAW < %t/profile.txt.files
 //
-// CHECK: 0 value sites in 0 functions, 6 files read; 2 candidate predicates
+// CHECK: 0 value sites in 0 functions, 8 files read; 2 candidate predicates
 // CHECK: 1. {{.*}}private.dat (read by program) is read privately and sequentially
 // CHECK-NEXT: file, 1 open(s) of up to 40000 bytes: 40001 reads of 40000 bytes (0 per read), 0 preads
 // CHECK-NEXT: benefit {{[0-9]+}} ns (the run's {{[1-9][0-9]*}} ns per read(2), less librespec-io's read, mapping and copy), cost 11500 ns (setting up each open); score {{[0-9]+}} (librespec-io's built-in costs)
@@ -28,6 +32,7 @@
 // CHECK-NOT: dup.dat
 // CHECK-NOT: fork.dat
 // CHECK-NOT: threads.dat
+// CHECK-NOT: spawned.dat
 //
 // The records: opens:bytes:preads:seeks elsewhere:shares:foreign reads:size:ns
 // in read(2), then the reads.
@@ -39,6 +44,9 @@
 // A descriptor handed to stdio (fdopen) is not followed, and a pipe that reuses
 // its number after fclose is not taken for the file:
 // RAW-DAG: file program {{.*}}/stale.dat 1:0:0:0:0:0:100:0 0
+// system() starts a child that inherits a descriptor unless it is close-on-exec:
+// RAW-DAG: file program {{.*}}/spawned.dat 1:100:0:0:1:0:100:{{[0-9]+}} 101
+// RAW-DAG: file program {{.*}}/cloexec.dat 1:100:0:0:0:0:100:{{[0-9]+}} 101
 //
 // A program built with the value profiling and run under the observer keeps
 // both profiles: the value profile under the name, the files' beside it.
@@ -138,6 +146,15 @@ int main(void) {
   close(pipe_fds[1]);
   read_all(pipe_fds[0]);
   close(pipe_fds[0]);
+
+  int inherited = open_or_die("spawned.dat");
+  int private_to_us = open("cloexec.dat", O_RDONLY | O_CLOEXEC);
+  if (private_to_us < 0 || system("true") != 0)
+    return 1;
+  read_all(inherited);
+  read_all(private_to_us);
+  close(inherited);
+  close(private_to_us);
   printf("%ld\n", sum);
   return 0;
 }
