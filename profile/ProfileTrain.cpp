@@ -14,24 +14,20 @@ using namespace llvm;
 
 namespace respec::profile {
 
-std::vector<std::string> trainProfiles(const TrainOptions &Options) {
-  layout::LayoutOptions Build;
-  Build.buildCommand = Options.buildCommand;
-  Build.sourceDir = Options.sourceDir;
-  Build.binary = Options.binary;
-  Build.workDir = Options.workDir;
-  Build.rebuild = Options.rebuild;
+std::vector<std::string> trainProfiles(const layout::LayoutOptions &Options,
+                                       const std::vector<std::string> &Flags,
+                                       const std::string &Inputs) {
   layout::Toolchain Tools;
   Tools.clang = clangPath();
   if (!sys::fs::can_execute(Tools.clang))
     throw SpecError("respec profile", Tools.clang + " not found: install clang-16");
   layout::BuildStage Stage;
   Stage.name = "profiled";
-  Stage.flags = Options.flags;
-  Stage.inputs = Options.inputs;
+  Stage.flags = Flags;
+  Stage.inputs = Inputs;
   Stage.tool = "profile";
   Stage.keepsRelocations = false;
-  std::string Binary = layout::buildStage(Build, Tools, Stage);
+  std::string Binary = layout::buildStage(Options, Tools, Stage);
 
   // Each run writes fresh profiles: a stale one would be ranked too.
   std::string Directory = layout::absolutePath(Options.workDir) + "/profiles";

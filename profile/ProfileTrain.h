@@ -12,32 +12,23 @@
 #ifndef RESPEC_PROFILE_PROFILETRAIN_H
 #define RESPEC_PROFILE_PROFILETRAIN_H
 
+#include "Layout.h"
 #include <string>
 #include <vector>
 
 namespace respec::profile {
 
-struct TrainOptions {
-  /// The build, run in a copy of sourceDir.
-  std::vector<std::string> buildCommand;
-  std::string sourceDir = ".";
-  /// The program the build makes, relative to sourceDir.
-  std::string binary;
-  /// A shell command; "{binary}" in it becomes the profiled program's path.
-  std::string trainCommand;
-  std::string workDir = "respec-profile";
-  bool rebuild = false;
-  /// What every compile and link gets (respec profile --cflags and --ldflags).
-  std::vector<std::string> flags;
-  /// What else the build's stamp follows: the plugin's and the runtime's
-  /// identity, so that a new respec builds again.
-  std::string inputs;
-};
-
-/// Builds the program with the profiling (or finds the build current), runs the
-/// training command, and returns the profiles it wrote; throws SpecError when
-/// the build or the training fails or no process wrote a profile.
-std::vector<std::string> trainProfiles(const TrainOptions &Options);
+/// Builds Options.binary from Options.buildCommand in a copy of
+/// Options.sourceDir (under Options.workDir; rebuilt only when its inputs or
+/// Options.rebuild say so), with Flags added to every compile and link (respec
+/// profile --cflags and --ldflags) and Inputs followed by its stamp (the
+/// plugin's and runtime's identity, so that a new respec builds again); runs
+/// Options.trainCommand ("{binary}" becomes the built program) and returns the
+/// profiles it wrote. Throws SpecError when the build or the training fails or
+/// no process wrote a profile. The other fields of LayoutOptions are BOLT's.
+std::vector<std::string> trainProfiles(const layout::LayoutOptions &Options,
+                                       const std::vector<std::string> &Flags,
+                                       const std::string &Inputs);
 
 } // namespace respec::profile
 

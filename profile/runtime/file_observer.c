@@ -10,7 +10,7 @@
  * they held in a run is seen at the system-call interface, so this library
  * interposes the calls that make or break them, in the program unmodified:
  *
- *   open, open64, openat, openat64 and their _FORTIFY_SOURCE forms
+ *   open, openat and their _FORTIFY_SOURCE and *64 forms
  *       a read-only open of a regular file starts tracking the descriptor (its
  *       path, its size); any open forgets what the number held before
  *   read, __read_chk   counts calls and bytes, times the system call, and
@@ -79,11 +79,12 @@
 /* libc's checked forms (declared by its headers only under _FORTIFY_SOURCE). */
 ssize_t __read_chk(int fd, void *buffer, size_t count, size_t buffer_size);
 ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t buffer_size);
-ssize_t __pread64_chk(int fd, void *buffer, size_t count, off_t offset, size_t buffer_size);
 int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
+
+/* With 64-bit offsets the *64 forms are the same functions (glibc defines them
+ * as aliases): each interposer serves both names (the end of this file). */
+_Static_assert(sizeof(off_t) == 8, "the files observer assumes 64-bit off_t");
 
 #define TRACKED_FDS 4096
 #define TRACKED_FILES 512
@@ -255,16 +256,6 @@ int open(const char *path, int flags, ...)
 	return opened(real_open(path, flags, mode), path, flags);
 }
 
-int open64(const char *path, int flags, ...)
-{
-	REAL(open64);
-	va_list args;
-	va_start(args, flags);
-	int mode = mode_of(flags, args);
-	va_end(args);
-	return opened(real_open64(path, flags, mode), path, flags);
-}
-
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	REAL(openat);
@@ -275,16 +266,6 @@ int openat(int dirfd, const char *path, int flags, ...)
 	return opened(real_openat(dirfd, path, flags, mode), path, flags);
 }
 
-int openat64(int dirfd, const char *path, int flags, ...)
-{
-	REAL(openat64);
-	va_list args;
-	va_start(args, flags);
-	int mode = mode_of(flags, args);
-	va_end(args);
-	return opened(real_openat64(dirfd, path, flags, mode), path, flags);
-}
-
 /* _FORTIFY_SOURCE's checked opens (no mode: O_CREAT would not come here). */
 int __open_2(const char *path, int flags)
 {
@@ -292,22 +273,10 @@ int __open_2(const char *path, int flags)
 	return opened(real___open_2(path, flags), path, flags);
 }
 
-int __open64_2(const char *path, int flags)
-{
-	REAL(__open64_2);
-	return opened(real___open64_2(path, flags), path, flags);
-}
-
 int __openat_2(int dirfd, const char *path, int flags)
 {
 	REAL(__openat_2);
 	return opened(real___openat_2(dirfd, path, flags), path, flags);
-}
-
-int __openat64_2(int dirfd, const char *path, int flags)
-{
-	REAL(__openat64_2);
-	return opened(real___openat64_2(dirfd, path, flags), path, flags);
 }
 
 /* What read() adds to a read of a tracked descriptor, after the system call:
@@ -386,22 +355,10 @@ ssize_t pread(int fd, void *buffer, size_t count, off_t offset)
 	return counted_pread(fd, real_pread(fd, buffer, count, offset));
 }
 
-ssize_t pread64(int fd, void *buffer, size_t count, off_t offset)
-{
-	REAL(pread64);
-	return counted_pread(fd, real_pread64(fd, buffer, count, offset));
-}
-
 ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t buffer_size)
 {
 	REAL(__pread_chk);
 	return counted_pread(fd, real___pread_chk(fd, buffer, count, offset, buffer_size));
-}
-
-ssize_t __pread64_chk(int fd, void *buffer, size_t count, off_t offset, size_t buffer_size)
-{
-	REAL(__pread64_chk);
-	return counted_pread(fd, real___pread64_chk(fd, buffer, count, offset, buffer_size));
 }
 
 static off_t sought(int fd, off_t to)
@@ -420,12 +377,6 @@ off_t lseek(int fd, off_t offset, int whence)
 {
 	REAL(lseek);
 	return sought(fd, real_lseek(fd, offset, whence));
-}
-
-off_t lseek64(int fd, off_t offset, int whence)
-{
-	REAL(lseek64);
-	return sought(fd, real_lseek64(fd, offset, whence));
 }
 
 /* A second descriptor for fd's open file (the offset is shared from now on);
@@ -473,17 +424,6 @@ int fcntl(int fd, int command, ...)
 	void *argument = va_arg(args, void *); /* every fcntl argument fits a word */
 	va_end(args);
 	int result = real_fcntl(fd, command, argument);
-	return command == F_DUPFD || command == F_DUPFD_CLOEXEC ? shared(fd, result) : result;
-}
-
-int fcntl64(int fd, int command, ...)
-{
-	REAL(fcntl64);
-	va_list args;
-	va_start(args, command);
-	void *argument = va_arg(args, void *);
-	va_end(args);
-	int result = real_fcntl64(fd, command, argument);
 	return command == F_DUPFD || command == F_DUPFD_CLOEXEC ? shared(fd, result) : result;
 }
 
@@ -566,6 +506,17 @@ FILE *popen(const char *command, const char *mode)
 	spawning();
 	return real_popen(command, mode);
 }
+
+/* The *64 names, for programs built with _FILE_OFFSET_BITS=64 (the same
+ * functions here). */
+extern __typeof__(open) open64 __attribute__((alias("open")));
+extern __typeof__(openat) openat64 __attribute__((alias("openat")));
+extern __typeof__(__open_2) __open64_2 __attribute__((alias("__open_2")));
+extern __typeof__(__openat_2) __openat64_2 __attribute__((alias("__openat_2")));
+extern __typeof__(pread) pread64 __attribute__((alias("pread")));
+extern __typeof__(__pread_chk) __pread64_chk __attribute__((alias("__pread_chk")));
+extern __typeof__(lseek) lseek64 __attribute__((alias("lseek")));
+extern __typeof__(fcntl) fcntl64 __attribute__((alias("fcntl")));
 
 /* fork shares every open descriptor's offset with the child: each file open
  * now breaks its predicate. The lock is held across it, with signals blocked

@@ -163,14 +163,17 @@ void printWords(const std::vector<std::string> &Words) {
   outs() << "\n";
 }
 
+/// The value of option Argv[I], the next word (I moves past it).
+StringRef optionValue(int &I, int Argc, char **Argv) {
+  if (I + 1 >= Argc)
+    throw SpecError("", std::string(Argv[I]) + " needs a value");
+  return Argv[++I];
+}
+
 /// Parses one report option at Argv[I] (advancing I past its value); false if
 /// Arg is not one.
 bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportOptions &O) {
-  auto Value = [&]() -> StringRef {
-    if (I + 1 >= Argc)
-      throw SpecError("", Arg.str() + " needs a value");
-    return Argv[++I];
-  };
+  auto Value = [&] { return optionValue(I, Argc, Argv); };
   if (Arg == "--top")
     O.top = unsignedValue(Arg, Value());
   else if (Arg == "--dominance")
@@ -197,16 +200,13 @@ bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportO
 /// respec profile --binary PATH --train 'COMMAND' [options] -- BUILD...: the
 /// build, the training and the report, in one command (ProfileTrain.h).
 int train(int Argc, char **Argv) {
-  profile::TrainOptions T;
+  layout::LayoutOptions T;
+  T.workDir = "respec-profile";
   profile::ReportOptions O;
   int I = 0;
   for (; I < Argc && strcmp(Argv[I], "--"); ++I) {
     StringRef Arg = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        throw SpecError("", Arg.str() + " needs a value");
-      return Argv[++I];
-    };
+    auto Value = [&] { return optionValue(I, Argc, Argv).str(); };
     if (reportOption(Arg, I, Argc, Argv, O))
       continue;
     if (Arg == "--train")
@@ -227,13 +227,13 @@ int train(int Argc, char **Argv) {
   if (T.binary.empty() || T.trainCommand.empty() || T.buildCommand.empty())
     throw SpecError("", "--train needs --binary PATH, --train 'COMMAND' and the build command "
                         "after -- (respec profile --help)");
-  T.flags = compileFlags();
+  std::vector<std::string> Flags = compileFlags();
   for (std::string &Flag : linkFlags())
-    T.flags.push_back(std::move(Flag));
-  T.inputs = layout::fileIdentity(findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN)) +
-             "\n" + layout::fileIdentity(findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)) +
-             "\n";
-  O.profiles = profile::trainProfiles(T);
+    Flags.push_back(std::move(Flag));
+  std::string Inputs =
+      layout::fileIdentity(findFile("librespec-profile-pass.so", RESPEC_PROFILE_PLUGIN)) + "\n" +
+      layout::fileIdentity(findFile("librespec-profile.a", RESPEC_PROFILE_RUNTIME)) + "\n";
+  O.profiles = profile::trainProfiles(T, Flags, Inputs);
   profile::report(O);
   return 0;
 }
