@@ -120,13 +120,16 @@ static std::unique_ptr<Module> compileOne(LLVMContext &Ctx, const std::string &F
   return M;
 }
 
-/// Metadata on a generic source's mutable static variable: {file, IR name}.
+/// Metadata on a generic source's file-static variable: {file, IR name}; it
+/// names the variable for respec_static_variable() and respec_variable() (and
+/// the run-time specializer's symbol lookup) after linking renamed it.
+/// String literals (private, unnamed) have none.
 static constexpr const char *OriginMetadata = "respec.origin";
 
 static void recordOrigins(Module &M, const std::string &File) {
   LLVMContext &Ctx = M.getContext();
   for (GlobalVariable &G : M.globals())
-    if (G.hasLocalLinkage() && !G.isConstant())
+    if (G.hasInternalLinkage())
       G.setMetadata(OriginMetadata, MDTuple::get(Ctx, {MDString::get(Ctx, File),
                                                        MDString::get(Ctx, G.getName())}));
 }

@@ -27,7 +27,9 @@
 //   fixed while the specialized code runs: they are copied now, once, and
 //   loads from them fold from the copy. respec_static_variable("file.c:name")
 //   does the same for a variable of the generic code by its name (a
-//   file-static one cannot be named otherwise from a spec). The copies go
+//   file-static one cannot be named otherwise from a spec), and
+//   respec_variable("file.c:name") is its address, so a predicate can say
+//   that a pointer holds it (build time as well). The copies go
 //   back to the caller (SpecializationResult::hostStaticMemory), who must not
 //   run the code once the program's bytes differ from them: respec_jit checks
 //   them before it hands out cached code. What loads from them is program
@@ -164,7 +166,8 @@ static std::optional<StringRef> constantString(Value *V) {
   return S;
 }
 
-GlobalVariable *Specializer::variableNamed(StringRef Spelled, const CallBase &I) {
+GlobalVariable *Specializer::variableNamed(StringRef Builtin, StringRef Spelled,
+                                           const CallBase &I) {
   auto [File, Name] = Spelled.rsplit(':');
   if (Name.empty())
     std::swap(File, Name);
@@ -185,28 +188,45 @@ GlobalVariable *Specializer::variableNamed(StringRef Spelled, const CallBase &I)
   }
   if (Found.size() == 1)
     return Found.front();
+  std::string Call = Builtin.str() + "(\"" + Spelled.str() + "\")";
   throw SpecError(I.getDebugLoc(),
                   Found.empty()
-                      ? "respec_static_variable(\"" + Spelled.str() +
-                            "\"): the generic code has no such variable (a constant needs "
-                            "no declaration; a file-static one is named \"file.c:name\")"
-                      : "respec_static_variable(\"" + Spelled.str() + "\"): " +
-                            std::to_string(Found.size()) +
+                      ? Call + ": the generic code has no such variable (a file-static "
+                               "one is named \"file.c:name\")"
+                      : Call + ": " + std::to_string(Found.size()) +
                             " variables have that name; say whose file (\"file.c:" +
                             Name.str() + "\")");
 }
 
-void Specializer::evaluateStaticVariable(CallBase &I) {
-  recordBindingTime(I, false);
+/// The string literal naming a variable, a builtin's argument.
+StringRef Specializer::spelledVariable(StringRef Builtin, const CallBase &I) {
   std::optional<StringRef> Spelled = constantString(I.getArgOperand(0));
   if (!Spelled)
-    throw SpecError(I.getDebugLoc(), "respec_static_variable() needs a string literal");
-  GlobalVariable *G = variableNamed(*Spelled, I);
+    throw SpecError(I.getDebugLoc(), Builtin.str() + "() needs a string literal");
+  return *Spelled;
+}
+
+void Specializer::evaluateVariableAddress(CallBase &I) {
+  recordBindingTime(I, false);
+  StringRef Spelled = spelledVariable("respec_variable", I);
+  GlobalVariable *G = variableNamed("respec_variable", Spelled, I);
+  AbstractValue Address = valueOf(G);
+  if (options.host && !Address.isStatic())
+    throw SpecError(I.getDebugLoc(), "respec_variable(\"" + Spelled.str() +
+                                         "\"): the program holds no such variable (its symbol "
+                                         "table is stripped, or it was optimized away)");
+  setValue(I, Address);
+}
+
+void Specializer::evaluateStaticVariable(CallBase &I) {
+  recordBindingTime(I, false);
+  StringRef Spelled = spelledVariable("respec_static_variable", I);
+  GlobalVariable *G = variableNamed("respec_static_variable", Spelled, I);
   uint64_t Size = layout.getTypeAllocSize(G->getValueType());
   if (options.host) {
     std::optional<uint64_t> Address = options.host->addressOf(*G);
     if (!Address)
-      throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled->str() +
+      throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled.str() +
                                            "\"): the program holds no such variable (its "
                                            "symbol table is stripped, or it was optimized "
                                            "away)");
@@ -215,7 +235,7 @@ void Specializer::evaluateStaticVariable(CallBase &I) {
   }
   ObjectTable::Object &Obj = objects.get(objects.forGlobal(G, layout));
   if (!Obj.contents)
-    throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled->str() +
+    throw SpecError(I.getDebugLoc(), "respec_static_variable(\"" + Spelled.str() +
                                          "\"): the variable has no known initializer");
   Obj.staticRanges.push_back({0, Size});
 }

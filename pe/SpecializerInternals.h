@@ -450,8 +450,10 @@ private:
   std::optional<Cell> hostStaticCell(const AbstractValue &Src, uint64_t Size);
   /// respec_static_memory() at an address of the program; false if Ptr is not one.
   bool declareHostStatic(const AbstractValue &Ptr, uint64_t Size);
-  GlobalVariable *variableNamed(StringRef Spelled, const CallBase &I);
+  StringRef spelledVariable(StringRef Builtin, const CallBase &I);
+  GlobalVariable *variableNamed(StringRef Builtin, StringRef Spelled, const CallBase &I);
   void evaluateStaticVariable(CallBase &I);
+  void evaluateVariableAddress(CallBase &I);
   void collectHostStatic(SpecializationResult &Result) const;
   /// A call kept in the residual code; Target, when given, is called instead
   /// of the callee (a specialized variant of it).

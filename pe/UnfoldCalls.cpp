@@ -76,6 +76,8 @@ void Specializer::evaluateCall(CallBase &I) {
     return evaluateStaticMemory(I);
   if (Callee && Callee->getName() == "__respec_static_variable")
     return evaluateStaticVariable(I);
+  if (Callee && Callee->getName() == "__respec_variable")
+    return evaluateVariableAddress(I);
   if (Callee && Callee->getName() == "__respec_fact")
     return evaluateLinkFact(I);
   if (Callee && Callee->getName().startswith("__respec_"))

@@ -17,6 +17,8 @@ def configure(config, name, suffixes, source_dir):
         [config.respec_bin_dir, config.llvm_bin_dir, config.environment.get("PATH", "")])
     config.substitutions.append(("%respec", config.respec_tool))
     config.substitutions.append(("%inc", os.path.join(config.respec_src_root, "include")))
+    if hasattr(config, "librespec"):
+        config.substitutions.append(("%librespec", config.librespec))
     for tool in ("FileCheck", "not", "clang"):
         config.substitutions.append(("%" + tool, os.path.join(config.llvm_bin_dir, tool)))
     config.substitutions.append(("%python", "python3"))

@@ -35,11 +35,13 @@
 void __respec_assume(_Bool holds);
 void __respec_static_memory(const volatile void *ptr, size_t nbytes);
 void __respec_static_variable(const char *name);
+void *__respec_variable(const char *name);
 int __respec_fact(const char *name);
 
 #define respec_assume(cond) __respec_assume(!!(cond))
 #define respec_static_memory(ptr, nbytes) __respec_static_memory((ptr), (nbytes))
 #define respec_static_variable(name) __respec_static_variable(name)
+#define respec_variable(name) __respec_variable(name)
 #define respec_fact(name) __respec_fact(name)
 
 /* A declared fact about an external function: a constant the partial evaluator
@@ -87,6 +89,9 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
 #define respec_static_variable(name) ((void)(name))
+/* librespec (runtime/symbols.c): from the program's ELF symbol tables. */
+void *respec_variable_address(const char *name);
+#define respec_variable(name) respec_variable_address(name)
 #define respec_fact(name) ((void)(name), 0)
 
 #include <string.h>
@@ -158,6 +163,18 @@ static inline void respec_fact_failed_(const char *what, const char *file, int l
  *   spec cannot otherwise name (`"name"` alone when only one variable has
  *   it). At build time the variable holds its initializer; at run time, its
  *   contents in the program when the code is specialized.
+ *
+ * respec_variable("file.c:name")
+ *   The address of a variable of the generic code, named as for
+ *   respec_static_variable(): the way a spec states that a pointer holds the
+ *   address of a file-static object it cannot otherwise name, e.g.
+ *       respec_assume(xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops"));
+ *   A constant variable's contents then fold where the pointer is read
+ *   (the operations table's entries become direct calls). In the generic
+ *   build it is librespec's respec_variable_address(): the address of the
+ *   variable in the running program, from its images' ELF symbol tables
+ *   (link with librespec; a stripped program has none, and the call aborts
+ *   saying so).
  *
  * respec_fact("NAME")
  *   1 when the fact NAME holds for the client the library is being linked

@@ -1,0 +1,21 @@
+/*
+ * symbols.h — the running program's variables from its ELF symbol tables
+ * (symbols.c), for respec's own tools: the value profile names the pointers it
+ * observed with it. respec_variable_address() is public (respec/respec.h).
+ */
+#ifndef RESPEC_RUNTIME_SYMBOLS_H
+#define RESPEC_RUNTIME_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct respec_variable_name {
+	const char *name;
+	const char *file; /* the defining source's file name, for a local; else NULL */
+	uintptr_t offset; /* of the address into the variable */
+};
+
+/* The variable of the program that holds address, if its symbol table says. */
+bool respec_variable_at(uintptr_t address, struct respec_variable_name *out);
+
+#endif
