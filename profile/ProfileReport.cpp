@@ -80,6 +80,13 @@ struct Profile {
   /// else the report's options; and which, for the report to say.
   IoCosts ioCosts;
   std::string ioCostsSource;
+  /// What the observed pointer values point into, as the program's symbol
+  /// tables name it (variable records): by address.
+  struct VariableName {
+    std::string file, name; ///< file is the source's name, empty for a global
+    uint64_t offset = 0;
+  };
+  std::map<uint64_t, VariableName> variables;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -174,6 +181,10 @@ void readProfile(const std::string &Path, Profile &P) {
     }
     if (Kind == "run") {
       P.valueCpuNs += Count;
+      continue;
+    }
+    if (Kind == "variable") {
+      P.variables[number(F[1], Where, 16)] = {F[2].str(), F[3].str(), number(F[4], Where)};
       continue;
     }
     if (Kind == "process") {
@@ -350,7 +361,25 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return S;
 }
 
-std::string valueText(const Candidate &C, uint64_t V) {
+/// The variable a pointer candidate's value V points into, if the program's
+/// symbol tables named it.
+const Profile::VariableName *variableAt(const Candidate &C, uint64_t V, const Profile &P) {
+  if (!StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
+    return nullptr;
+  auto It = P.variables.find(V);
+  return It == P.variables.end() ? nullptr : &It->second;
+}
+
+/// V as a spec states it: an integer of C's type, or the address of the
+/// variable it points into (respec_variable).
+std::string valueText(const Candidate &C, uint64_t V, const Profile &P) {
+  if (const Profile::VariableName *Named = variableAt(C, V, P)) {
+    std::string Address = "respec_variable(\"" + (Named->file.empty() ? "" : Named->file + ":") +
+                          Named->name + "\")";
+    return Named->offset ? "(" + C.ctype + ")((char *)" + Address + " + " +
+                               std::to_string(Named->offset) + ")"
+                         : Address;
+  }
   if (StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
     return "0x" + utohexstr(V, /*LowerCase=*/true);
   // Integers are recorded zero-extended from their own width, which the
@@ -362,7 +391,7 @@ std::string valueText(const Candidate &C, uint64_t V) {
   return "(" + C.ctype + ")0x" + utohexstr(V, /*LowerCase=*/true);
 }
 
-std::string factText(const Candidate &C) {
+std::string factText(const Candidate &C, const Profile &P) {
   if (C.kind == "term") {
     // The values by share, the rarest (under 1%) only counted.
     std::vector<TopValue> ByShare;
@@ -376,7 +405,7 @@ std::string factText(const Candidate &C) {
         ++Rare;
         continue;
       }
-      Values += (Values.empty() ? "" : ", ") + valueText(C, T.value) + ": " + percent(T.count, C.count);
+      Values += (Values.empty() ? "" : ", ") + valueText(C, T.value, P) + ": " + percent(T.count, C.count);
     }
     if (Rare)
       Values += ", " + std::to_string(Rare) + " under 1%";
@@ -390,7 +419,7 @@ std::string factText(const Candidate &C) {
   if (C.kind == "region")
     return "memory behind '" + C.expr + "' (" + C.ctype + ") is constant: reads at offsets " +
            std::to_string(C.low) + ".." + std::to_string(C.high);
-  return C.expr + " == " + valueText(C, C.dominant.value);
+  return C.expr + " == " + valueText(C, C.dominant.value, P);
 }
 
 /// The first few sites' locations, and how many more.
@@ -423,13 +452,17 @@ std::vector<std::string> specFlags(const SourceFile &Source) {
   return Flags;
 }
 
-/// What a fact lets the partial evaluator fold: an integer, not an address of
-/// this run (a spec cannot name it).
-bool measurable(const Candidate &C) {
+/// What a fact lets the partial evaluator fold: an integer, or a pointer into
+/// a variable the symbol tables named; not another address of this run (a
+/// spec cannot name it).
+bool measurable(const Candidate &C, const Profile &P) {
   if (C.kind == "region")
     return C.bytesKnown && !C.bytes.empty();
-  return (C.kind == "field" || C.kind == "param") && !StringRef(C.ctype).contains('*') &&
-         C.ctype != "function pointer";
+  if (C.kind != "field" && C.kind != "param")
+    return false;
+  if (variableAt(C, C.dominant.value, P))
+    return true;
+  return !StringRef(C.ctype).contains('*') && C.ctype != "function pointer";
 }
 
 /// A spec calling Function with Facts stated (the others' arguments are its
@@ -465,7 +498,7 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
         Why = "the profile's parameter index is past the prototype's";
         return "";
       }
-      Arguments[C->paramIndex] = valueText(*C, C->dominant.value);
+      Arguments[C->paramIndex] = valueText(*C, C->dominant.value, P);
     } else if (C->kind == "region") {
       // The memory the run read, as a constant the parameter points to.
       auto Named = llvm::find(Arguments, C->expr);
@@ -478,7 +511,7 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
                    "] __attribute__((aligned(16))) = {" + Bytes + "};\n";
       *Named = "(" + C->ctype + ")" + Name;
     } else {
-      Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value) + ");\n";
+      Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value, P) + ");\n";
     }
   }
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
@@ -567,6 +600,25 @@ std::optional<Measurement> measure(const std::string &Function,
   }
   static int Anchor;
   std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "explain", Spec};
+  // The sources that define the variables the facts name, beside the spec
+  // (the function's own is included by it).
+  for (const Candidate *C : Facts) {
+    const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
+    if (!Named || Named->file.empty() || sys::path::filename(Source->first) == Named->file)
+      continue;
+    auto Defining = llvm::find_if(P.sources, [&](auto &S) {
+      return sys::path::filename(S.first) == Named->file;
+    });
+    if (Defining == P.sources.end()) {
+      Why = "the source that defines " + Named->name + " (" + Named->file +
+            ") was not built with respec profile --cflags";
+      return std::nullopt;
+    }
+    SmallString<256> Path(Defining->first);
+    sys::fs::make_absolute(Defining->second.directory, Path);
+    if (!is_contained(Argv, std::string(Path)))
+      Argv.push_back(std::string(Path));
+  }
   for (std::string &Flag : specFlags(Source->second))
     Argv.push_back(std::move(Flag));
   Argv.insert(Argv.end(), {"-w", "--function", Function + "_specialized", "-q", "--color=never",
@@ -626,8 +678,8 @@ std::optional<Prediction> predict(const Measurement &Without, const Measurement 
 }
 
 /// What the run saw of a fact, for a draft spec's comment.
-std::string observedText(const Candidate &C) {
-  std::string Text = C.locations.front() + ": " + factText(C) + ": ";
+std::string observedText(const Candidate &C, const Profile &P) {
+  std::string Text = C.locations.front() + ": " + factText(C, P) + ": ";
   if (C.kind == "region")
     return Text + std::to_string(C.stableReads) + " reads, every offset the same value";
   return Text + percent(C.dominant.count, C.count) + " of " + std::to_string(C.count) +
@@ -644,7 +696,7 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     throw SpecError(Dir, "cannot create: " + EC.message());
   std::vector<const Candidate *> Stated;
   for (const Candidate *C : Facts)
-    if (measurable(*C))
+    if (measurable(*C, P))
       Stated.push_back(C);
   std::string Why, Spec = measuringSpec(Function, Stated, P, Why);
   std::string Path = Dir + "/" + Function + "_spec.c", Text;
@@ -655,7 +707,7 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
      << " * quasi-invariant: guard its writes (respec guard) and specialize at run time\n"
      << " * (respec/jit.h, librespec's predicates).\n *\n * What the run saw:\n";
   for (const Candidate *C : Facts)
-    OS << " *   " << observedText(*C) << (measurable(*C) ? "" : " (not stated: an address of the run; "
+    OS << " *   " << observedText(*C, P) << (measurable(*C, P) ? "" : " (not stated: an address of the run; "
                                                           "name the object to state it)") << "\n";
   if (Spec.empty()) {
     OS << " *\n * Not written as a spec: " << Why << ". */\n";
@@ -712,11 +764,11 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
                                        const Profile &P, const ReportOptions &O) {
   std::vector<const Candidate *> Facts;
   for (const Candidate *C : All)
-    if (C->function == Function && measurable(*C))
+    if (C->function == Function && measurable(*C, P))
       Facts.push_back(C);
   if (Facts.empty())
-    return {"not measured: no integer fact or region read whole (an address of this run "
-            "cannot be stated in a spec)"};
+    return {"not measured: no integer fact, region read whole or pointer into a named "
+            "variable (another address of this run cannot be stated in a spec)"};
   std::string Why;
   std::optional<Measurement> Without = measure(Function, {}, P, Why);
   std::optional<Measurement> With = Without ? measure(Function, Facts, P, Why) : std::nullopt;
@@ -724,7 +776,7 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
     return {"not measured: " + Why};
   std::vector<std::string> Stated;
   for (const Candidate *C : Facts)
-    Stated.push_back(factText(*C));
+    Stated.push_back(factText(*C, P));
   std::string Measured, Prediction;
   raw_string_ostream(Measured)
       << "measured by the partial evaluator: " << Function << " specializes to "
@@ -854,7 +906,7 @@ void report(const ReportOptions &O) {
     std::string Figures;
     raw_string_ostream F(Figures);
     if (C->kind == "file") {
-      E.title = factText(*C);
+      E.title = factText(*C, P);
       F << "file, " << C->opens << " open(s) of up to " << C->size << " bytes: " << C->reads
         << " reads of " << C->bytesRead << " bytes (" << C->bytesRead / std::max<uint64_t>(1, C->reads)
         << " per read), " << C->preads << " preads; no dup, fork, spawn or second reading thread while open";
@@ -889,13 +941,13 @@ void report(const ReportOptions &O) {
                         C->function + " (no rebuild), or respec_io_open and respec_io_read "
                         "(respec/io.h)");
     } else if (C->kind == "term") {
-      E.title = factText(*C);
+      E.title = factText(*C, P);
       E.lines.push_back("read in " + locationsText(C->locations));
       F << "benefit " << C->dominant.count << " reads, cost " << C->writes
         << " writes (a guard and a choice of variant each); score " << format("%.0f", C->score);
       E.lines.push_back(F.str());
     } else {
-      E.title = C->function + ": " + factText(*C);
+      E.title = C->function + ": " + factText(*C, P);
       E.lines.push_back(C->kind + " at " + locationsText(C->locations) + "; function called " +
                         std::to_string(countOf(P.calls, C->function)) + " times");
       if (C->kind == "region")

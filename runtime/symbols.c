@@ -18,6 +18,9 @@
  * "file.c:name" a local of the source whose STT_FILE name is file.c or ends in
  * "/file.c". None or several is an error.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include "symbols.h"
 #include <respec/respec.h>
 #include <elf.h>

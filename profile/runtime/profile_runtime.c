@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "profile_output.h"
+#include "symbols.h"
 
 #define SKETCH_VALUES 8
 #define REGION_OFFSETS 1024
@@ -343,6 +344,26 @@ void __wrap__Exit(int status)
 	__real__Exit(status);
 }
 
+/* The variables the observed values point into, as the program's symbol
+ * tables name them ("variable" records): a spec can state a pointer fact by
+ * such a name (respec_variable), not by an address of this run. */
+static void write_variables(FILE *out)
+{
+	for (struct site *s = all_sites; s; s = s->next) {
+		if (s->kind != SITE_PARAM && s->kind != SITE_FIELD)
+			continue;
+		lock(&s->lock);
+		for (unsigned i = 0; i < s->used; i++) {
+			struct respec_variable_name v;
+			if (s->values[i] >= 4096 && respec_variable_at((uintptr_t)s->values[i], &v))
+				fprintf(out, "variable\t%llx\t%s\t%s\t%llu\t\t1\n",
+					(unsigned long long)s->values[i], v.file ? v.file : "", v.name,
+					(unsigned long long)v.offset);
+		}
+		unlock(&s->lock);
+	}
+}
+
 static void write_sites(FILE *out, void *context)
 {
 	(void)context;
@@ -358,6 +379,7 @@ static void write_sites(FILE *out, void *context)
 		write_site(out, s);
 		unlock(&s->lock);
 	}
+	write_variables(out);
 	unlock(&registry_lock);
 }
 
