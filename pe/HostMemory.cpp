@@ -182,8 +182,8 @@ GlobalVariable *Specializer::variableNamed(StringRef Builtin, StringRef Spelled,
       if (cast<MDString>(Origin->getOperand(1))->getString() == Name &&
           FileMatches(cast<MDString>(Origin->getOperand(0))->getString()))
         Found.push_back(&G);
-    } else if (!G.hasLocalLinkage() && G.getName() == Name && File.empty()) {
-      Found.push_back(&G);
+    } else if (G.getName() == Name && File.empty()) {
+      Found.push_back(&G); // a global, or a file-static of the spec (or a file it includes)
     }
   }
   if (Found.size() == 1)

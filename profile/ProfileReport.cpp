@@ -370,12 +370,22 @@ const Profile::VariableName *variableAt(const Candidate &C, uint64_t V, const Pr
   return It == P.variables.end() ? nullptr : &It->second;
 }
 
+/// A variable as respec_variable() names it: "file.c:name", or "name" when
+/// file.c is C's function's own source, which the measuring spec includes
+/// (its file-statics are the spec's own then).
+std::string variableSpelling(const Profile::VariableName &Named, const Candidate &C,
+                             const Profile &P) {
+  auto Definition = P.definitions.find(C.function);
+  bool Included = Definition != P.definitions.end() &&
+                  sys::path::filename(Definition->second.second) == Named.file;
+  return (Named.file.empty() || Included ? "" : Named.file + ":") + Named.name;
+}
+
 /// V as a spec states it: an integer of C's type, or the address of the
 /// variable it points into (respec_variable).
 std::string valueText(const Candidate &C, uint64_t V, const Profile &P) {
   if (const Profile::VariableName *Named = variableAt(C, V, P)) {
-    std::string Address = "respec_variable(\"" + (Named->file.empty() ? "" : Named->file + ":") +
-                          Named->name + "\")";
+    std::string Address = "respec_variable(\"" + variableSpelling(*Named, C, P) + "\")";
     return Named->offset ? "(" + C.ctype + ")((char *)" + Address + " + " +
                                std::to_string(Named->offset) + ")"
                          : Address;
@@ -452,6 +462,19 @@ std::vector<std::string> specFlags(const SourceFile &Source) {
   return Flags;
 }
 
+/// Whether C points to a struct that no instrumented code wrote in the run (no
+/// write to any of its terms, "TYPE+OFFSET"): an operations table filled by its
+/// initializer. Its contents are then a quasi-invariant a spec states as
+/// static (respec_static_variable), to be kept true by guarding its writes.
+bool unwrittenStruct(const Candidate &C, const Profile &P) {
+  StringRef Type = StringRef(C.ctype).trim();
+  Type.consume_front("const ");
+  if (!Type.consume_front("struct ") || !Type.consume_back("*"))
+    return false;
+  std::string Prefix = Type.trim().str() + "+";
+  return llvm::none_of(P.writes, [&](auto &Term) { return StringRef(Term.first).startswith(Prefix); });
+}
+
 /// What a fact lets the partial evaluator fold: an integer, or a pointer into
 /// a variable the symbol tables named; not another address of this run (a
 /// spec cannot name it).
@@ -512,6 +535,9 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
       *Named = "(" + C->ctype + ")" + Name;
     } else {
       Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value, P) + ");\n";
+      if (const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
+          Named && unwrittenStruct(*C, P))
+        Body += "\trespec_static_variable(\"" + variableSpelling(*Named, *C, P) + "\");\n";
     }
   }
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
@@ -567,6 +593,31 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
   return false;
 }
 
+/// Appends to Sources the absolute paths of the sources that define the
+/// variables Facts name (respec_variable), but FunctionSource, which the spec
+/// includes; false when one was not built with the profiling (Why says so).
+bool definingSources(const std::vector<const Candidate *> &Facts, const Profile &P,
+                     StringRef FunctionSource, std::vector<std::string> &Sources, std::string &Why) {
+  for (const Candidate *C : Facts) {
+    const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
+    if (!Named || Named->file.empty() || sys::path::filename(FunctionSource) == Named->file)
+      continue;
+    auto Defining = llvm::find_if(P.sources, [&](auto &S) {
+      return sys::path::filename(S.first) == Named->file;
+    });
+    if (Defining == P.sources.end()) {
+      Why = "the source that defines " + Named->name + " (" + Named->file +
+            ") was not built with respec profile --cflags";
+      return false;
+    }
+    SmallString<256> Path(Defining->first);
+    sys::fs::make_absolute(Defining->second.directory, Path);
+    if (!is_contained(Sources, std::string(Path)))
+      Sources.push_back(std::string(Path));
+  }
+  return true;
+}
+
 /// The partial evaluator on Function with Facts stated or not: respec explain
 /// on a measuring spec, compiled with the recorded flags in the source's
 /// directory; nullopt when it does not compile or specialize (Why says so).
@@ -600,25 +651,8 @@ std::optional<Measurement> measure(const std::string &Function,
   }
   static int Anchor;
   std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "explain", Spec};
-  // The sources that define the variables the facts name, beside the spec
-  // (the function's own is included by it).
-  for (const Candidate *C : Facts) {
-    const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
-    if (!Named || Named->file.empty() || sys::path::filename(Source->first) == Named->file)
-      continue;
-    auto Defining = llvm::find_if(P.sources, [&](auto &S) {
-      return sys::path::filename(S.first) == Named->file;
-    });
-    if (Defining == P.sources.end()) {
-      Why = "the source that defines " + Named->name + " (" + Named->file +
-            ") was not built with respec profile --cflags";
-      return std::nullopt;
-    }
-    SmallString<256> Path(Defining->first);
-    sys::fs::make_absolute(Defining->second.directory, Path);
-    if (!is_contained(Argv, std::string(Path)))
-      Argv.push_back(std::string(Path));
-  }
+  if (!definingSources(Facts, P, Source->first, Argv, Why))
+    return std::nullopt;
   for (std::string &Flag : specFlags(Source->second))
     Argv.push_back(std::move(Flag));
   Argv.insert(Argv.end(), {"-w", "--function", Function + "_specialized", "-q", "--color=never",
@@ -712,14 +746,19 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   if (Spec.empty()) {
     OS << " *\n * Not written as a spec: " << Why << ". */\n";
   } else {
-    const SourceFile &Source = P.sources.at(P.definitions.at(Function).second);
+    const std::string &SourcePath = P.definitions.at(Function).second;
+    const SourceFile &Source = P.sources.at(SourcePath);
     SmallString<256> Absolute(Path);
     sys::fs::make_absolute(Absolute);
+    std::vector<std::string> Sources = {std::string(Absolute)};
+    definingSources(Stated, P, SourcePath, Sources, Why); // measuringSpec checked them
     OS << " *\n * Specialize it in " << Source.directory << " with:\n *   respec specialize "
-       << Absolute;
+       << join(Sources, " ");
     for (const std::string &Flag : specFlags(Source))
       OS << " " << Flag;
-    OS << " -o " << Function << "_spec.o\n */\n" << Spec;
+    // The object then holds the defining sources' variables: it replaces them.
+    OS << (Sources.size() > 1 ? " --replaces-sources" : "") << " -o " << Function
+       << "_spec.o\n */\n" << Spec;
   }
   std::error_code EC;
   raw_fd_ostream Out(Path, EC);

@@ -64,8 +64,16 @@
 // instructions of both. A region read whole (no offset ever read two values)
 // is stated as a constant array holding the bytes the run read (bytes it never
 // read are zero: an approximation of a program whose unvisited branches the
-// measure then sees as zeros), passed for its parameter. Addresses of the run
-// (pointer facts) are not stated: a spec cannot name them.
+// measure then sees as zeros), passed for its parameter. A pointer fact is
+// stated when the program's symbol tables name the variable it points into
+// (the value runtime writes a variable record for such a value, from the
+// .symtab of the program's images, file-statics with their source file):
+// `xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")`, the defining
+// source beside the measuring spec; when the run wrote no member of the
+// struct it points to (no write to any of its terms), its contents are stated
+// static too (respec_static_variable: an operations table's entries fold,
+// and the calls through them). Other addresses of the run are not stated: a
+// spec cannot name them.
 //
 // The predicted speedup is Synthetix's generic cost over specialized cost per
 // call, in IR instructions executed. The block records say how many
@@ -114,6 +122,7 @@
 //   process PROGRAM OBSERVER-NS "" "" "" CPU-NS
 //   run     PROGRAM "" "" "" "" CPU-NS
 //   iocosts "" COSTS CACHE-FILE "" "" 1
+//   variable ADDRESS FILE NAME OFFSET "" 1
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
@@ -123,7 +132,9 @@
 // by a second thread:largest size:ns in read(2). COSTS: librespec-io's read(2)
 // ns, kernel and user copy ns per KiB, setup ns, map ns, page-table population
 // ns per KiB. OBSERVER-NS: the files
-// observer's own share of the CPU time.
+// observer's own share of the CPU time. ADDRESS (hex), an observed pointer
+// value, is OFFSET bytes into the variable NAME, defined in FILE (a source's
+// file name, empty for a global symbol).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H

@@ -43,6 +43,23 @@
  *                               alternating; outputs checked equal
  *   io_prediction_ratio.<program>   predicted over measured
  *
+ * and the same for the Sun RPC case study: xdr_int with its stream's operations
+ * table stated, the fact the report measures on rpc-calls (a pointer into the
+ * file-static xdrmem_ops, named by the program's symbol tables):
+ *
+ *   rpc_predicted_speedup.xdr_int  from `respec profile report --top 3 --measure 3
+ *                               --specs DIR` on the profile of rpc-calls-profiled
+ *                               (500 calls of ECHO_INTS, 20 ints, UDP); its draft
+ *                               spec must state the facts of
+ *                               examples/rpc/xdr_int_fact_spec.c, checked
+ *   rpc_measured_speedup.xdr_int   that spec's generic variant (xdr_int) over its
+ *                               respec variant, ns per call, median of runs
+ *                               alternating between them, each encoding,
+ *                               decoding and freeing 20 ints on a memory stream
+ *                               XDR_ROUNDS times (thread CPU time); the encoded
+ *                               bytes and decoded ints are checked equal
+ *   rpc_prediction_ratio.xdr_int   predicted over measured
+ *
  * Each sample runs the program once (wall time, the child on the harness's pinned
  * CPU); the variants' outputs are checked equal first (rpc-calls prints its time per
  * call: only the digest of the echoes is compared). The profiled runs write their
@@ -50,6 +67,9 @@
  */
 #define _GNU_SOURCE
 #include "harness.h"
+#include <rpc/types.h>
+#include <rpc/xdr.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +299,103 @@ static void compare_io_predictions(struct bench *bench, const char *work, int re
 	}
 }
 
+/* The facts the report's draft spec for xdr_int must state: those of
+ * examples/rpc/xdr_int_fact_spec.c, whose variants are measured. */
+static const char *const xdr_int_facts[] = {
+	"respec_assume(xdrs->x_ops == respec_variable(\"xdr_mem.c:xdrmem_ops\"));",
+	"respec_static_variable(\"xdr_mem.c:xdrmem_ops\");",
+};
+
+typedef void memory_stream_fn(XDR *, char *, unsigned, enum xdr_op);
+typedef bool_t xdr_int_fn(XDR *, int *);
+void generic_memory_stream(XDR *, char *, unsigned, enum xdr_op);
+void respec_memory_stream(XDR *, char *, unsigned, enum xdr_op);
+bool_t generic_xdr_int_memory(XDR *, int *);
+bool_t respec_xdr_int_memory(XDR *, int *);
+
+enum { XDR_INTS = 20, XDR_ROUNDS = 100000 };
+
+/* ns per xdr_int call of a variant: XDR_ROUNDS times, 20 ints encoded, decoded
+ * and freed; the encoded bytes and decoded ints land in bytes and decoded. */
+static double time_xdr_int(memory_stream_fn *stream, xdr_int_fn *xdr_int_call,
+			   char bytes[4 * XDR_INTS], int decoded[XDR_INTS])
+{
+	int values[XDR_INTS];
+	for (int i = 0; i < XDR_INTS; i++)
+		values[i] = (i * 2654435761u) ^ (i << 7);
+	struct timespec start, end;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	for (int round = 0; round < XDR_ROUNDS; round++) {
+		XDR xdrs;
+		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_ENCODE);
+		for (int i = 0; i < XDR_INTS; i++)
+			xdr_int_call(&xdrs, &values[i]);
+		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_DECODE);
+		for (int i = 0; i < XDR_INTS; i++)
+			xdr_int_call(&xdrs, &decoded[i]);
+		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_FREE);
+		for (int i = 0; i < XDR_INTS; i++)
+			xdr_int_call(&xdrs, &decoded[i]);
+		__asm__ volatile("" ::: "memory"); /* each round's results are used */
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+	return ((double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec)) /
+	       (3.0 * XDR_INTS * XDR_ROUNDS);
+}
+
+/* The report's prediction for xdr_int on rpc-calls against the measured
+ * speedup of the same function and facts (the file comment says how). */
+static void compare_rpc_prediction(struct bench *bench, const char *work, int repetitions)
+{
+	char *profile = bench_text("%s/rpc-predict.profile", work);
+	char *specs = bench_text("%s/rpc-specs", work);
+	command_output(bench_text("RESPEC_PROFILE_OUT=%s %s profiled udp 20 500", profile,
+				  RPC_CALLS_PROFILED));
+	char *report = bench_text("%s profile report %s --top 3 --measure 3 --specs %s", RESPEC_TOOL_PATH,
+				  profile, specs);
+	char *output = command_output(report);
+	const char *fact = strstr(output, "xdr_int: xdrs->x_ops == respec_variable(");
+	if (!fact) {
+		fprintf(stderr, "bench-profile: the report on rpc-calls names no xdrs->x_ops fact:\n%s",
+			output);
+		exit(1);
+	}
+	double predicted = number_after(fact, "predicted speedup ", report);
+	char *draft = command_output(bench_text("cat %s/xdr_int_spec.c", specs));
+	for (size_t i = 0; i < sizeof xdr_int_facts / sizeof *xdr_int_facts; i++)
+		if (!strstr(draft, xdr_int_facts[i])) {
+			fprintf(stderr, "bench-profile: the draft spec does not state %s:\n%s",
+				xdr_int_facts[i], draft);
+			exit(1);
+		}
+
+	double generic_ns[repetitions], respec_ns[repetitions];
+	char generic_bytes[4 * XDR_INTS], respec_bytes[4 * XDR_INTS];
+	int generic_ints[XDR_INTS], respec_ints[XDR_INTS];
+	for (int r = 0; r < repetitions; r++) {
+		generic_ns[r] = time_xdr_int(generic_memory_stream, generic_xdr_int_memory,
+					     generic_bytes, generic_ints);
+		respec_ns[r] = time_xdr_int(respec_memory_stream, respec_xdr_int_memory, respec_bytes,
+					    respec_ints);
+		if (memcmp(generic_bytes, respec_bytes, sizeof generic_bytes) != 0 ||
+		    memcmp(generic_ints, respec_ints, sizeof generic_ints) != 0) {
+			fprintf(stderr, "bench-profile: xdr_int's variants disagree\n");
+			exit(1);
+		}
+	}
+	double generic = bench_stats(generic_ns, repetitions).median;
+	double respec = bench_stats(respec_ns, repetitions).median;
+	double measured = generic / respec;
+	printf("predicted vs measured speedup of xdr_int with its stream's operations table "
+	       "stated:\n  predicted %.2fx  measured %.2fx (%.2f / %.2f ns per call)  ratio %.2f\n",
+	       predicted, measured, generic, respec, predicted / measured);
+	bench_extra_number(bench, "rpc_predicted_speedup.xdr_int", predicted);
+	bench_extra_number(bench, "rpc_measured_speedup.xdr_int", measured);
+	bench_extra_number(bench, "rpc_prediction_ratio.xdr_int", predicted / measured);
+	bench_extra_number(bench, "rpc_generic_ns.xdr_int", generic);
+	bench_extra_number(bench, "rpc_respec_ns.xdr_int", respec);
+}
+
 static void add_variant(struct bench_case *c, const char *variant, struct program_run *r)
 {
 	bench_add_variant(c, variant, run_program, program_digest, r);
@@ -333,6 +450,7 @@ int main(int argc, char **argv)
 	bench_extra_number(bench, "report_ms_median", report_stats.median);
 	compare_predictions(bench, work, files, quick ? 3 : 11);
 	compare_io_predictions(bench, work, quick ? 3 : 11);
+	compare_rpc_prediction(bench, work, quick ? 3 : 11);
 
 	int status = bench_run(bench);
 	if (system(bench_text("rm -rf %s", work)) != 0)

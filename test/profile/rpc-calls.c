@@ -6,10 +6,27 @@
 // decode, free: one per stream, read far more often than written), the table as
 // one value.
 //
+// The table is a file-static variable of xdr_mem.c: the profile names it from
+// the program's symbol tables (a "variable" record), so the fact is stated with
+// respec_variable() and measured by the partial evaluator with xdr_mem.c beside
+// the measuring spec; the run wrote no struct xdr_ops, so the table's contents
+// are stated static too, and the indirect calls through it fold.
+//
 // REQUIRES: rpc
-// RUN: rm -f %t.profile
+// RUN: rm -rf %t.profile %t.specs
 // RUN: env RESPEC_PROFILE_OUT=%t.profile %rpc-calls-profiled profiled udp 20 500
-// RUN: %respec profile report %t.profile --top 3 | FileCheck %s
+// RUN: %respec profile report %t.profile --top 3 --measure 3 --specs %t.specs | FileCheck %s
+// RUN: FileCheck %s --check-prefix=RAW < %t.profile
+// RUN: FileCheck %s --check-prefix=DRAFT < %t.specs/xdr_int_spec.c
 //
 // CHECK-DAG: XDR+0 (xdrs->x_op) is a quasi-invariant of each object: 3 values ({{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}})
-// CHECK-DAG: xdrs->x_ops == 0x{{[0-9a-f]+}}
+// CHECK-DAG: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
+// CHECK-DAG: measured by the partial evaluator: xdr_int specializes to {{[0-9]+}} instructions with xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
+// CHECK-DAG: predicted speedup {{[0-9.]+}}x: {{[0-9.]+}} IR instructions per call without the facts
+//
+// RAW: variable {{[0-9a-f]+}} xdr_mem.c xdrmem_ops 0{{[[:space:]]+}}1{{$}}
+//
+// DRAFT: respec specialize {{.*}}/xdr_int_spec.c {{.*}}/xdr_mem.c {{.*}} --replaces-sources -o xdr_int_spec.o
+// DRAFT: respec_assume(xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops"));
+// DRAFT-NEXT: respec_static_variable("xdr_mem.c:xdrmem_ops");
+// DRAFT-NEXT: return xdr_int(xdrs, ip);
