@@ -493,7 +493,7 @@ bool measurable(const Candidate &C, const Profile &P) {
 /// source, so that it compiles as it is. Empty when the profile cannot write
 /// it (Why says so).
 std::string measuringSpec(const std::string &Function, const std::vector<const Candidate *> &Facts,
-                          const Profile &P, std::string &Why) {
+                          const Profile &P, std::string &Why, const std::string &Variant = "") {
   auto Definition = P.definitions.find(Function);
   if (Definition == P.definitions.end()) {
     Why = "no C prototype recorded (no debug info, or a struct parameter or result the ABI "
@@ -543,8 +543,49 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
   Body += Return == "void" ? "\t" + Call + ";\n" : "\treturn " + Call + ";\n";
   return "#include \"" + Definition->second.second + "\"\n#include <respec/respec.h>\n\n" +
-         Constants + "RESPEC_SPECIALIZE " + Return.str() + " " + Function + "_specialized(" +
-         Parameters.str() + ")\n{\n" + Body + "}\n";
+         Constants + "RESPEC_SPECIALIZE " + Return.str() + " " + Function + "_specialized" +
+         Variant + "(" + Parameters.str() + ")\n{\n" + Body + "}\n";
+}
+
+/// A function's per-object quasi-invariant (Report.h): its own field site of
+/// the first ranked term candidate it reads, when every value of that site
+/// was counted exactly; null when it reads none.
+const Candidate *objectInvariant(const std::string &Function, ArrayRef<Candidate *> Ranked,
+                                 const Profile &P) {
+  for (const Candidate *Term : Ranked) {
+    if (Term->kind != "term" || !is_contained(Term->locations, Function))
+      continue;
+    const Candidate *Site = nullptr;
+    for (auto &[Key, C] : P.candidates)
+      if (C.kind == "field" && C.function == Function && C.term == Term->term &&
+          (!Site || C.count > Site->count))
+        Site = &C;
+    if (Site && Site->values.size() > 1 &&
+        llvm::all_of(Site->values, [](auto &V) { return V.second.error == 0; }))
+      return Site;
+  }
+  return nullptr;
+}
+
+/// The values of a per-object quasi-invariant worth a variant (1% of its
+/// observations or more), each as a fact: a copy of Site with that value.
+std::vector<Candidate> invariantValues(const Candidate &Site) {
+  std::vector<Candidate> Values;
+  for (auto &[V, T] : Site.values)
+    if (100 * T.count >= Site.count) {
+      Candidate &Fact = Values.emplace_back(Site);
+      Fact.dominant = T;
+    }
+  return Values;
+}
+
+/// A variant's name suffix for one value of a quasi-invariant: "_x_op_1".
+std::string variantSuffix(const Candidate &Value) {
+  size_t Member = Value.expr.find_last_of(".>");
+  std::string Name;
+  for (char Ch : Value.expr.substr(Member == std::string::npos ? 0 : Member + 1))
+    Name += isAlnum(Ch) ? Ch : '_';
+  return "_" + Name + "_" + std::to_string(Value.dominant.value);
 }
 
 /// What the partial evaluator made of a measuring spec (respec explain --json).
@@ -681,11 +722,21 @@ struct Prediction {
   double without = 0, with = 0; ///< per call
 };
 
-std::optional<Prediction> predict(const Measurement &Without, const Measurement &With,
+std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measurement> Withs,
                                   const Profile &P, uint64_t Calls, double CallCost) {
   double Executed = 0, WithoutCost = 0, WithCost = 0;
   auto Residual = [](const std::pair<uint64_t, uint64_t> &Line) {
     return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
+  };
+  // With a variant per value of a quasi-invariant, a line runs in the
+  // variants that reach it: its residual share is their mean.
+  auto SpecializedShare = [&](const std::pair<std::string, unsigned> &Key) {
+    double Sum = 0;
+    unsigned Reaching = 0;
+    for (const Measurement &With : Withs)
+      if (auto Specialized = With.lines.find(Key); Specialized != With.lines.end())
+        Sum += Residual(Specialized->second), ++Reaching;
+    return Reaching ? Sum / Reaching : 0.0;
   };
   for (auto &[Key, Line] : Without.lines) {
     uint64_t Ran = countOf(P.executed, Key);
@@ -696,9 +747,7 @@ std::optional<Prediction> predict(const Measurement &Without, const Measurement 
     double Instructions = double(Ran);
     Executed += Instructions;
     WithoutCost += Instructions * Residual(Line);
-    auto Specialized = With.lines.find(Key);
-    if (Specialized != With.lines.end())
-      WithCost += Instructions * Residual(Specialized->second);
+    WithCost += Instructions * SpecializedShare(Key);
   }
   if (Executed == 0 || Calls == 0)
     return std::nullopt;
@@ -707,8 +756,11 @@ std::optional<Prediction> predict(const Measurement &Without, const Measurement 
   auto Cleanup = [](const Measurement &M) {
     return M.emitted ? std::min(1.0, double(M.instructions) / double(M.emitted)) : 1.0;
   };
+  double WithCleanup = 0;
+  for (const Measurement &With : Withs)
+    WithCleanup += Cleanup(With) / double(Withs.size());
   return Prediction{WithoutCost * Cleanup(Without) / double(Calls) + CallCost,
-                    WithCost * Cleanup(With) / double(Calls) + CallCost};
+                    WithCost * WithCleanup / double(Calls) + CallCost};
 }
 
 /// What the run saw of a fact, for a draft spec's comment.
@@ -725,7 +777,8 @@ std::string observedText(const Candidate &C, const Profile &P) {
 /// compiles as it is, beside the source, with the recorded flags), and what
 /// the run saw of each fact, those a spec cannot state as they are included.
 void writeDraftSpec(const std::string &Dir, const std::string &Function,
-                    const std::vector<const Candidate *> &Facts, const Profile &P) {
+                    const std::vector<const Candidate *> &Facts, ArrayRef<Candidate *> Ranked,
+                    const Profile &P) {
   if (std::error_code EC = sys::fs::create_directories(Dir))
     throw SpecError(Dir, "cannot create: " + EC.message());
   std::vector<const Candidate *> Stated;
@@ -733,6 +786,17 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     if (measurable(*C, P))
       Stated.push_back(C);
   std::string Why, Spec = measuringSpec(Function, Stated, P, Why);
+  // A variant per value of the function's per-object quasi-invariant, after
+  // the function with the other facts only.
+  const Candidate *Invariant = objectInvariant(Function, Ranked, P);
+  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant) : std::vector<Candidate>();
+  for (const Candidate &Value : Values) {
+    std::vector<const Candidate *> VariantFacts = Stated;
+    VariantFacts.push_back(&Value);
+    std::string Variant = measuringSpec(Function, VariantFacts, P, Why, variantSuffix(Value));
+    if (!Spec.empty() && !Variant.empty())
+      Spec += "\n" + Variant.substr(Variant.find("RESPEC_SPECIALIZE"));
+  }
   std::string Path = Dir + "/" + Function + "_spec.c", Text;
   raw_string_ostream OS(Text);
   OS << "/* Draft spec from `respec profile report`: " << Function << ", called "
@@ -743,6 +807,11 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   for (const Candidate *C : Facts)
     OS << " *   " << observedText(*C, P) << (measurable(*C, P) ? "" : " (not stated: an address of the run; "
                                                           "name the object to state it)") << "\n";
+  if (!Values.empty())
+    OS << " *   " << Invariant->locations.front() << ": " << Invariant->expr << " takes "
+       << Values.size() << " values, each object keeping its own (" << Invariant->term
+       << ", a quasi-invariant of each object): a variant per value below; pick it where\n"
+       << " *   the object's value is set, and guard the writes to " << Invariant->term << "\n";
   if (Spec.empty()) {
     OS << " *\n * Not written as a spec: " << Why << ". */\n";
   } else {
@@ -799,34 +868,64 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, const Mea
 }
 
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
+/// With a per-object quasi-invariant (objectInvariant), the specialized side
+/// is a variant per value of it, each with the function's other facts.
 std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Candidate *> All,
                                        const Profile &P, const ReportOptions &O) {
   std::vector<const Candidate *> Facts;
   for (const Candidate *C : All)
     if (C->function == Function && measurable(*C, P))
       Facts.push_back(C);
-  if (Facts.empty())
+  const Candidate *Invariant = objectInvariant(Function, All, P);
+  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant) : std::vector<Candidate>();
+  if (Facts.empty() && Values.empty())
     return {"not measured: no integer fact, region read whole or pointer into a named "
             "variable (another address of this run cannot be stated in a spec)"};
   std::string Why;
   std::optional<Measurement> Without = measure(Function, {}, P, Why);
-  std::optional<Measurement> With = Without ? measure(Function, Facts, P, Why) : std::nullopt;
-  if (!With)
+  if (!Without)
     return {"not measured: " + Why};
+  std::vector<Measurement> Withs;
+  std::vector<std::vector<const Candidate *>> Variants;
+  for (const Candidate &Value : Values) {
+    Variants.push_back(Facts);
+    Variants.back().push_back(&Value);
+  }
+  if (Variants.empty())
+    Variants.push_back(Facts);
+  for (const std::vector<const Candidate *> &VariantFacts : Variants) {
+    std::optional<Measurement> With = measure(Function, VariantFacts, P, Why);
+    if (!With)
+      return {"not measured: " + Why};
+    Withs.push_back(std::move(*With));
+  }
   std::vector<std::string> Stated;
   for (const Candidate *C : Facts)
     Stated.push_back(factText(*C, P));
   std::string Measured, Prediction;
-  raw_string_ostream(Measured)
-      << "measured by the partial evaluator: " << Function << " specializes to "
-      << With->instructions << " instructions with " << join(Stated, " and ") << ", "
+  raw_string_ostream M(Measured);
+  M << "measured by the partial evaluator: " << Function << " specializes to ";
+  if (Values.empty()) {
+    M << Withs[0].instructions << " instructions with " << join(Stated, " and ") << ", "
       << Without->instructions << " without ("
-      << (Without->instructions > With->instructions
-              ? std::to_string(Without->instructions - With->instructions) + " fewer"
+      << (Without->instructions > Withs[0].instructions
+              ? std::to_string(Without->instructions - Withs[0].instructions) + " fewer"
               : std::string("none fewer"))
       << ")";
+  } else {
+    std::vector<std::string> Sizes, Cases;
+    for (size_t I = 0; I < Values.size(); ++I) {
+      Sizes.push_back(std::to_string(Withs[I].instructions));
+      Cases.push_back(valueText(Values[I], Values[I].dominant.value, P) + " (" +
+                      percent(Values[I].dominant.count, Invariant->count) + ")");
+    }
+    M << join(Sizes, ", ") << " instructions with "
+      << (Stated.empty() ? std::string() : join(Stated, " and ") + " and ") << Invariant->expr
+      << " == " << join(Cases, ", ") << ": a variant per value of " << Invariant->term
+      << ", a quasi-invariant of each object; " << Without->instructions << " without";
+  }
   uint64_t Calls = countOf(P.calls, Function);
-  std::optional<struct Prediction> Predicted = predict(*Without, *With, P, Calls, O.callCost);
+  std::optional<struct Prediction> Predicted = predict(*Without, Withs, P, Calls, O.callCost);
   raw_string_ostream OS(Prediction);
   if (Predicted && Predicted->with <= 0)
     OS << "predicted: the facts fold every instruction of a call ("
@@ -842,8 +941,18 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
        << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
   std::vector<std::string> Lines = {Measured, OS.str()};
-  if (Predicted && P.valueCpuNs && P.instructionsExecuted)
-    Lines.push_back(synthetixText(*Predicted, Calls, *With, Facts, P, O));
+  if (Predicted && P.valueCpuNs && P.instructionsExecuted) {
+    // Specializing is every variant's; keeping the facts, every fact's guards
+    // (the quasi-invariant's: its term's writes).
+    Measurement Specializing = Withs[0];
+    for (size_t I = 1; I < Withs.size(); ++I)
+      Specializing.specializeNs += Withs[I].specializeNs;
+    std::vector<const Candidate *> Kept = Facts;
+    for (const Candidate *C : All)
+      if (Invariant && C->kind == "term" && C->term == Invariant->term)
+        Kept.push_back(C);
+    Lines.push_back(synthetixText(*Predicted, Calls, Specializing, Kept, P, O));
+  }
   return Lines;
 }
 
@@ -1017,7 +1126,7 @@ void report(const ReportOptions &O) {
     printHottest(P, O.top);
   if (!O.specDir.empty())
     for (auto &[Function, Facts] : ByFunction)
-      writeDraftSpec(O.specDir, Function, Facts, P);
+      writeDraftSpec(O.specDir, Function, Facts, Ranked, P);
 }
 
 } // namespace respec::profile

@@ -85,7 +85,15 @@
 // cleanup kept of the residual code (instructions after it over instructions
 // emitted: the redundant loads and proven branches it removes), divided by
 // the calls, and CallCost is added to both: a call whose body folds away
-// still costs its call, return and argument moves. It assumes a line's
+// still costs its call, return and argument moves. A measured function that
+// reads a per-object quasi-invariant (its own field site of the first ranked
+// term candidate, every value counted exactly) is specialized once per value
+// of it (each with 1% of the site's observations or more), with its other
+// facts: Synthetix's variant per value, chosen where the object's value is
+// written. A line then costs its residual share in the variants that reach
+// it (their plain mean: the block counts do not say which value's calls ran
+// a line that several variants reach), and the draft spec holds a function
+// per value. It assumes a line's
 // executions split as its specialization did, counts a callee's lines for all
 // its callers, and knows nothing of the machine (a folded load is worth a
 // folded add). CallCost's default, 10, is about what bench/run bpf measures

@@ -44,8 +44,9 @@
  *   io_prediction_ratio.<program>   predicted over measured
  *
  * and the same for the Sun RPC case study: xdr_int with its stream's operations
- * table stated, the fact the report measures on rpc-calls (a pointer into the
- * file-static xdrmem_ops, named by the program's symbol tables):
+ * table and operation stated, the facts the report measures on rpc-calls (a
+ * pointer into the file-static xdrmem_ops, named by the program's symbol
+ * tables, and a variant per value of the stream's operation):
  *
  *   rpc_predicted_speedup.xdr_int  from `respec profile report --top 3 --measure 3
  *                               --specs DIR` on the profile of rpc-calls-profiled
@@ -53,11 +54,14 @@
  *                               spec must state the facts of
  *                               examples/rpc/xdr_int_fact_spec.c, checked
  *   rpc_measured_speedup.xdr_int   that spec's generic variant (xdr_int) over its
- *                               respec variant, ns per call, median of runs
- *                               alternating between them, each encoding,
- *                               decoding and freeing 20 ints on a memory stream
- *                               XDR_ROUNDS times (thread CPU time); the encoded
- *                               bytes and decoded ints are checked equal
+ *                               respec variants (one per operation), ns per
+ *                               call, median of runs alternating between them,
+ *                               each encoding, decoding and freeing 20 ints on a
+ *                               memory stream XDR_ROUNDS times (thread CPU time),
+ *                               the operations weighed by their shares of
+ *                               xdr_int's calls in the profiled run (as the
+ *                               prediction is); the encoded bytes and decoded
+ *                               ints are checked equal
  *   rpc_prediction_ratio.xdr_int   predicted over measured
  *
  * Each sample runs the program once (wall time, the child on the harness's pinned
@@ -304,43 +308,53 @@ static void compare_io_predictions(struct bench *bench, const char *work, int re
 static const char *const xdr_int_facts[] = {
 	"respec_assume(xdrs->x_ops == respec_variable(\"xdr_mem.c:xdrmem_ops\"));",
 	"respec_static_variable(\"xdr_mem.c:xdrmem_ops\");",
+	"respec_assume(xdrs->x_op == 0);",
+	"respec_assume(xdrs->x_op == 1);",
+	"respec_assume(xdrs->x_op == 2);",
 };
 
 typedef void memory_stream_fn(XDR *, char *, unsigned, enum xdr_op);
 typedef bool_t xdr_int_fn(XDR *, int *);
 void generic_memory_stream(XDR *, char *, unsigned, enum xdr_op);
 void respec_memory_stream(XDR *, char *, unsigned, enum xdr_op);
-bool_t generic_xdr_int_memory(XDR *, int *);
-bool_t respec_xdr_int_memory(XDR *, int *);
+bool_t generic_xdr_int_encode(XDR *, int *), generic_xdr_int_decode(XDR *, int *),
+	generic_xdr_int_free(XDR *, int *);
+bool_t respec_xdr_int_encode(XDR *, int *), respec_xdr_int_decode(XDR *, int *),
+	respec_xdr_int_free(XDR *, int *);
+
+/* A variant of xdr_int_fact_spec.c: its memory stream, and its xdr_int for
+ * each operation (XDR_ENCODE, XDR_DECODE, XDR_FREE). */
+struct xdr_int_variant {
+	memory_stream_fn *stream;
+	xdr_int_fn *for_op[3];
+};
+
+static const struct xdr_int_variant generic_xdr_int = {
+	generic_memory_stream,
+	{ generic_xdr_int_encode, generic_xdr_int_decode, generic_xdr_int_free } };
+static const struct xdr_int_variant respec_xdr_int = {
+	respec_memory_stream, { respec_xdr_int_encode, respec_xdr_int_decode, respec_xdr_int_free } };
 
 enum { XDR_INTS = 20, XDR_ROUNDS = 100000 };
 
-/* ns per xdr_int call of a variant: XDR_ROUNDS times, 20 ints encoded, decoded
- * and freed; the encoded bytes and decoded ints land in bytes and decoded. */
-static double time_xdr_int(memory_stream_fn *stream, xdr_int_fn *xdr_int_call,
-			   char bytes[4 * XDR_INTS], int decoded[XDR_INTS])
+/* ns per xdr_int call of a variant on a memory stream of operation op, 20 ints
+ * at a time, XDR_ROUNDS times: from ints to bytes (encode), from bytes to ints
+ * (decode), or freeing ints. */
+static double time_xdr_int(const struct xdr_int_variant *v, enum xdr_op op,
+			   char bytes[4 * XDR_INTS], int ints[XDR_INTS])
 {
-	int values[XDR_INTS];
-	for (int i = 0; i < XDR_INTS; i++)
-		values[i] = (i * 2654435761u) ^ (i << 7);
 	struct timespec start, end;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
 	for (int round = 0; round < XDR_ROUNDS; round++) {
 		XDR xdrs;
-		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_ENCODE);
+		v->stream(&xdrs, bytes, 4 * XDR_INTS, op);
 		for (int i = 0; i < XDR_INTS; i++)
-			xdr_int_call(&xdrs, &values[i]);
-		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_DECODE);
-		for (int i = 0; i < XDR_INTS; i++)
-			xdr_int_call(&xdrs, &decoded[i]);
-		stream(&xdrs, bytes, 4 * XDR_INTS, XDR_FREE);
-		for (int i = 0; i < XDR_INTS; i++)
-			xdr_int_call(&xdrs, &decoded[i]);
+			v->for_op[op](&xdrs, &ints[i]);
 		__asm__ volatile("" ::: "memory"); /* each round's results are used */
 	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
 	return ((double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec)) /
-	       (3.0 * XDR_INTS * XDR_ROUNDS);
+	       ((double)XDR_INTS * XDR_ROUNDS);
 }
 
 /* The report's prediction for xdr_int on rpc-calls against the measured
@@ -361,6 +375,18 @@ static void compare_rpc_prediction(struct bench *bench, const char *work, int re
 		exit(1);
 	}
 	double predicted = number_after(fact, "predicted speedup ", report);
+	/* The run's share of each operation in xdr_int's calls, which the
+	 * prediction weighs the variants by: "xdrs->x_op == 0 (29.4%), 1 (...), 2 (...)". */
+	double share[3];
+	const char *shares = strstr(fact, "xdrs->x_op == 0 (");
+	for (int op = 0; op < 3; op++) {
+		const char *at = shares ? strstr(shares, bench_text("%d (", op)) : NULL;
+		if (!at) {
+			fprintf(stderr, "bench-profile: no share of x_op %d in:\n%s", op, fact);
+			exit(1);
+		}
+		share[op] = strtod(at + 3, NULL) / 100;
+	}
 	char *draft = command_output(bench_text("cat %s/xdr_int_spec.c", specs));
 	for (size_t i = 0; i < sizeof xdr_int_facts / sizeof *xdr_int_facts; i++)
 		if (!strstr(draft, xdr_int_facts[i])) {
@@ -369,26 +395,40 @@ static void compare_rpc_prediction(struct bench *bench, const char *work, int re
 			exit(1);
 		}
 
+	int values[XDR_INTS];
+	for (int i = 0; i < XDR_INTS; i++)
+		values[i] = (int)((unsigned)i * 2654435761u) ^ (i << 7);
 	double generic_ns[repetitions], respec_ns[repetitions];
-	char generic_bytes[4 * XDR_INTS], respec_bytes[4 * XDR_INTS];
-	int generic_ints[XDR_INTS], respec_ints[XDR_INTS];
 	for (int r = 0; r < repetitions; r++) {
-		generic_ns[r] = time_xdr_int(generic_memory_stream, generic_xdr_int_memory,
-					     generic_bytes, generic_ints);
-		respec_ns[r] = time_xdr_int(respec_memory_stream, respec_xdr_int_memory, respec_bytes,
-					    respec_ints);
-		if (memcmp(generic_bytes, respec_bytes, sizeof generic_bytes) != 0 ||
-		    memcmp(generic_ints, respec_ints, sizeof generic_ints) != 0) {
-			fprintf(stderr, "bench-profile: xdr_int's variants disagree\n");
-			exit(1);
+		generic_ns[r] = respec_ns[r] = 0;
+		char generic_bytes[4 * XDR_INTS], respec_bytes[4 * XDR_INTS];
+		int generic_ints[XDR_INTS], respec_ints[XDR_INTS];
+		for (enum xdr_op op = XDR_ENCODE; op <= XDR_FREE; op++) {
+			if (op == XDR_ENCODE) {
+				memcpy(generic_ints, values, sizeof values);
+				memcpy(respec_ints, values, sizeof values);
+			}
+			generic_ns[r] += share[op] * time_xdr_int(&generic_xdr_int, op, generic_bytes,
+								  generic_ints);
+			respec_ns[r] += share[op] * time_xdr_int(&respec_xdr_int, op, respec_bytes,
+								 respec_ints);
+			if (memcmp(generic_bytes, respec_bytes, sizeof generic_bytes) != 0 ||
+			    memcmp(generic_ints, respec_ints, sizeof generic_ints) != 0 ||
+			    memcmp(generic_ints, values, sizeof values) != 0) {
+				fprintf(stderr, "bench-profile: xdr_int's variants disagree\n");
+				exit(1);
+			}
 		}
 	}
 	double generic = bench_stats(generic_ns, repetitions).median;
 	double respec = bench_stats(respec_ns, repetitions).median;
 	double measured = generic / respec;
 	printf("predicted vs measured speedup of xdr_int with its stream's operations table "
-	       "stated:\n  predicted %.2fx  measured %.2fx (%.2f / %.2f ns per call)  ratio %.2f\n",
-	       predicted, measured, generic, respec, predicted / measured);
+	       "and operation stated\n(the operations weighed by the run's shares: encode %.1f%%, "
+	       "decode %.1f%%, free %.1f%%):\n  predicted %.2fx  measured %.2fx (%.2f / %.2f ns per "
+	       "call)  ratio %.2f\n",
+	       100 * share[0], 100 * share[1], 100 * share[2], predicted, measured, generic, respec,
+	       predicted / measured);
 	bench_extra_number(bench, "rpc_predicted_speedup.xdr_int", predicted);
 	bench_extra_number(bench, "rpc_measured_speedup.xdr_int", measured);
 	bench_extra_number(bench, "rpc_prediction_ratio.xdr_int", predicted / measured);

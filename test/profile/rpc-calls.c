@@ -10,7 +10,10 @@
 // the program's symbol tables (a "variable" record), so the fact is stated with
 // respec_variable() and measured by the partial evaluator with xdr_mem.c beside
 // the measuring spec; the run wrote no struct xdr_ops, so the table's contents
-// are stated static too, and the indirect calls through it fold.
+// are stated static too, and the indirect calls through it fold. The stream's
+// operation, a quasi-invariant of each stream, is measured as a variant per
+// value (the free variant folds to `return TRUE`), and the prediction weighs
+// each line by the variants that reach it.
 //
 // REQUIRES: rpc
 // RUN: rm -rf %t.profile %t.specs
@@ -21,12 +24,22 @@
 //
 // CHECK-DAG: XDR+0 (xdrs->x_op) is a quasi-invariant of each object: 3 values ({{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}})
 // CHECK-DAG: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
-// CHECK-DAG: measured by the partial evaluator: xdr_int specializes to {{[0-9]+}} instructions with xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
+// CHECK-DAG: measured by the partial evaluator: xdr_int specializes to {{[0-9]+}}, {{[0-9]+}}, 1 instructions with xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops") and xdrs->x_op == 0 ({{[0-9.]+}}%), 1 ({{[0-9.]+}}%), 2 ({{[0-9.]+}}%): a variant per value of XDR+0, a quasi-invariant of each object; {{[0-9]+}} without
 // CHECK-DAG: predicted speedup {{[0-9.]+}}x: {{[0-9.]+}} IR instructions per call without the facts
 //
 // RAW: variable {{[0-9a-f]+}} xdr_mem.c xdrmem_ops 0{{[[:space:]]+}}1{{$}}
 //
+// DRAFT: xdrs->x_op takes 3 values, each object keeping its own
 // DRAFT: respec specialize {{.*}}/xdr_int_spec.c {{.*}}/xdr_mem.c {{.*}} --replaces-sources -o xdr_int_spec.o
+// DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized(XDR * xdrs, int * ip)
 // DRAFT: respec_assume(xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops"));
 // DRAFT-NEXT: respec_static_variable("xdr_mem.c:xdrmem_ops");
 // DRAFT-NEXT: return xdr_int(xdrs, ip);
+// DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized_x_op_0(XDR * xdrs, int * ip)
+// DRAFT: respec_assume(xdrs->x_op == 0);
+// DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized_x_op_1(XDR * xdrs, int * ip)
+// DRAFT: respec_assume(xdrs->x_op == 1);
+// DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized_x_op_2(XDR * xdrs, int * ip)
+// DRAFT: respec_assume(xdrs->x_op == 2);
+// The draft compiles as it is, with the command it gives:
+// RUN: sh -c "cd %t.specs && %respec specialize $(sed -n 's|^ \*   respec specialize||p' %t.specs/xdr_int_spec.c) -q"
