@@ -54,6 +54,16 @@ RESPEC_SPECIALIZE int write_selected(struct stream *unused, const int32_t *value
 	return stream_write_selected(values, n);
 }
 
+/* A stream of the library's plain kind, its table named (respec_variable) and
+ * its contents declared: the stream itself is run-time data, the calls through
+ * its table become plain_put's code. */
+RESPEC_SPECIALIZE int write_plain(struct stream *s, const int32_t *values, int n)
+{
+	respec_assume(s->ops == respec_variable("jit_host_lib.c:plain_ops"));
+	respec_static_variable("jit_host_lib.c:plain_ops");
+	return stream_write(s, values, n);
+}
+
 /* The name alone is ambiguous: two files have a file-static `stream_bias`. */
 RESPEC_SPECIALIZE int write_ambiguous(struct stream *s, const int32_t *values, int n)
 {

@@ -236,6 +236,23 @@ static void test_errors(respec_jit *jit)
 	      "an unknown name: %s", respec_jit_error(jit));
 }
 
+/* The stream dynamic, its operations table stated by the name of the
+ * library's file-static plain_ops: the code serves every plain stream, of any
+ * buffer, count and contents. */
+static void test_named_table(respec_jit *jit)
+{
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_DYNAMIC, RESPEC_DYNAMIC};
+	write_fn f = (write_fn)respec_jit_specialize(jit, "write_plain", args, 3);
+	CHECK(f, "specialize write_plain: %s", respec_jit_error(jit));
+	for (int size = 0; f && size <= 40; size += 4) {
+		char buffer[40];
+		struct stream s;
+		stream_open(&s, buffer, size, 0);
+		for (int n = 0; n <= 12; n++)
+			compare(stream_write, f, &s, n, 100 + (unsigned)(size * 13 + n), "named table");
+	}
+}
+
 static respec_jit *create(void)
 {
 #ifdef JIT_HOST_WITH_CODE
@@ -261,6 +278,7 @@ int main(void)
 		test_overflow(jit);
 		test_dynamic_count(jit);
 		test_tagged(jit);
+		test_named_table(jit);
 		test_recursive_calls(jit, HANDLE_POINTER);
 		test_recursive_calls(jit, HANDLE_WORD);
 		test_recursive_calls(jit, HANDLE_BYTES);
