@@ -773,6 +773,58 @@ std::string observedText(const Candidate &C, const Profile &P) {
          " writes to " + (C.term.empty() ? "it" : C.term);
 }
 
+/// What `respec guard --spec` finds in the profiled program's sources (its
+/// module records; compiled with Function's source's flags) for the terms
+/// of the draft spec at Path: every statement that may break one of its
+/// facts, each a guarded store to make, as comment lines; or why not.
+std::string guardListText(const std::string &Path, const std::string &Function, const Profile &P) {
+  const SourceFile &Source = P.sources.at(P.definitions.at(Function).second);
+  static int Anchor;
+  std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "guard",
+                                   "--spec", Path};
+  for (auto &[File, Unit] : P.sources) {
+    SmallString<256> Absolute(File);
+    sys::fs::make_absolute(Unit.directory, Absolute);
+    Argv.push_back(std::string(Absolute));
+  }
+  for (std::string &Flag : specFlags(Source))
+    Argv.push_back(std::move(Flag));
+  Argv.push_back("-w");
+  std::string Log = Path + ".guard.log";
+  auto RemoveLog = make_scope_exit([&] { sys::fs::remove(Log); });
+  int Status;
+  try {
+    Status = layout::run({Argv, Source.directory, {}, Log});
+  } catch (const SpecError &E) {
+    return " *   (respec guard did not run: " + std::string(E.what()) + ")\n";
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Output = MemoryBuffer::getFile(Log);
+  if (Status != 0 || !Output)
+    return " *   (respec guard failed: " + layout::tail(Log, 3) + ")\n";
+  // The statements that need a guard (writes and frees), then guard's summary.
+  constexpr size_t Shown = 40;
+  std::vector<StringRef> Needed;
+  std::string Summary;
+  SmallVector<StringRef, 0> Lines;
+  (*Output)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines) {
+    for (StringRef Kind : {": store: ", ": compound: ", ": increment: ", ": object: ",
+                           ": memory: ", ": free: "})
+      if (Line.contains(Kind)) {
+        Needed.push_back(Line);
+        break;
+      }
+    if (Line.startswith("summary: "))
+      Summary = Line.drop_front(9).str();
+  }
+  std::string Text = " *   " + Summary + ":\n";
+  for (size_t I = 0; I < std::min(Needed.size(), Shown); ++I)
+    Text += " *     " + Needed[I].str() + "\n";
+  if (Needed.size() > Shown)
+    Text += " *     ... and " + std::to_string(Needed.size() - Shown) + " more\n";
+  return Text;
+}
+
 /// A spec to start from, FUNCTION_spec.c in Dir: the measuring spec (it
 /// compiles as it is, beside the source, with the recorded flags), and what
 /// the run saw of each fact, those a spec cannot state as they are included.
@@ -826,14 +878,15 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     for (const std::string &Flag : specFlags(Source))
       OS << " " << Flag;
     // The object then holds the defining sources' variables: it replaces them.
-    OS << (Sources.size() > 1 ? " --replaces-sources" : "") << " -o " << Function
-       << "_spec.o\n */\n" << Spec;
+    OS << (Sources.size() > 1 ? " --replaces-sources" : "") << " -o " << Function << "_spec.o\n";
+    // The guards its facts need, found in the draft itself (written first).
+    writeFileAtomically(Path, OS.str() + " */\n" + Spec);
+    OS << " *\n * Every statement of the program's sources that may break these facts, each a\n"
+       << " * guarded store if they are quasi-invariants (`respec guard --spec` on this file):\n"
+       << guardListText(std::string(Absolute), Function, P);
+    OS << " */\n" << Spec;
   }
-  std::error_code EC;
-  raw_fd_ostream Out(Path, EC);
-  if (EC)
-    throw SpecError(Path, "cannot write: " + EC.message());
-  Out << OS.str();
+  writeFileAtomically(Path, OS.str());
   errs() << "profile: wrote " << Path << "\n";
 }
 

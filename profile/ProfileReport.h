@@ -111,7 +111,11 @@
 // per write and a replug per change at librespec's measured costs.
 //
 // Draft specs (--specs DIR) are the measuring specs, with what the run saw of
-// every fact of the function in a comment: they compile as they are.
+// every fact of the function in a comment: they compile as they are. The
+// comment also lists the guards the facts need: what `respec guard --spec`
+// finds, run on the draft over the program's sources (every statement that
+// may write a term of a stated fact, or free its object), so that a
+// quasi-invariant's writes can become guarded stores.
 //
 // Functions are named as they are linked: two file-static functions of one
 // name in different files are merged (their values, counts and prototypes).

@@ -31,6 +31,11 @@
 //
 // DRAFT: xdrs->x_op takes 3 values, each object keeping its own
 // DRAFT: respec specialize {{.*}}/xdr_int_spec.c {{.*}}/xdr_mem.c {{.*}} --replaces-sources -o xdr_int_spec.o
+// The guards the facts need, as respec guard finds them in the program's sources:
+// DRAFT: Every statement of the program's sources that may break these facts
+// DRAFT: {{[0-9]+}} writes and {{[0-9]+}} frees need a guard
+// DRAFT: clnt_udp.c:[[#]]:[[#]]: store: struct XDR::x_op: 'xdrs->x_op = XDR_ENCODE'
+// DRAFT: xdr_mem.c:[[#]]:[[#]]: store: struct XDR::x_ops: 'xdrs->x_ops = &xdrmem_ops'
 // DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized(XDR * xdrs, int * ip)
 // DRAFT: respec_assume(xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops"));
 // DRAFT-NEXT: respec_static_variable("xdr_mem.c:xdrmem_ops");
