@@ -3,6 +3,7 @@
 #include "Reroll.h"
 #include "SchedulingGate.h"
 #include "Diagnostics.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -603,14 +604,42 @@ void writeBitcode(const Module &M, const std::string &Path) {
   writeFileAtomically(Path, Bitcode);
 }
 
+std::vector<GlobalVariable *> variablesNamed(Module &M, StringRef Spelled) {
+  auto [File, Name] = Spelled.rsplit(':');
+  if (Name.empty())
+    std::swap(File, Name);
+  auto FileMatches = [&](StringRef Origin) {
+    return File.empty() || Origin == File || Origin.endswith(("/" + File).str());
+  };
+  std::vector<GlobalVariable *> Found;
+  for (GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration())
+      continue;
+    if (MDNode *Origin = G.getMetadata(OriginMetadata)) {
+      if (cast<MDString>(Origin->getOperand(1))->getString() == Name &&
+          FileMatches(cast<MDString>(Origin->getOperand(0))->getString()))
+        Found.push_back(&G);
+    } else if (G.getName() == Name && File.empty()) {
+      Found.push_back(&G); // a global, or a file-static of the spec (or a file it includes)
+    }
+  }
+  return Found;
+}
+
 void eraseRespecBuiltins(Module &M) {
   for (Function &F : M)
     if (F.isDeclaration() && F.getName().startswith("__respec_"))
       for (User *U : make_early_inc_range(F.users()))
         if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F) {
-          // Only respec_fact() has a value: nothing is known, 0.
+          // respec_variable() is the variable it names (the specializer
+          // refused the spec otherwise); respec_fact(): nothing is known, 0.
+          Value *Result = nullptr;
+          if (F.getName() == "__respec_variable")
+            if (StringRef Spelled; getConstantStringInfo(Call->getArgOperand(0), Spelled))
+              if (std::vector<GlobalVariable *> Found = variablesNamed(M, Spelled); Found.size() == 1)
+                Result = Found.front();
           if (!Call->getType()->isVoidTy())
-            Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
+            Call->replaceAllUsesWith(Result ? Result : Constant::getNullValue(Call->getType()));
           Call->eraseFromParent();
         }
 }

@@ -176,6 +176,13 @@ void writeBitcode(const llvm::Module &M, const std::string &Path);
 /// function; respec_fact() is 0 there.
 void eraseRespecBuiltins(llvm::Module &M);
 
+/// The variables of M that "file.c:name" (or "name") names, as the spec's
+/// respec_static_variable() and respec_variable() do: a file-static variable
+/// of a generic source by its origin (its file, or one ending in "/file.c"),
+/// and with no file, any variable of that name (the spec's own file-statics
+/// included). One is an answer; none or several, an error for the caller.
+std::vector<llvm::GlobalVariable *> variablesNamed(llvm::Module &M, llvm::StringRef Spelled);
+
 /// Writes an object defining respec_bitcode_NAME (the bitcode of M) and
 /// respec_bitcode_NAME_size, for run-time specialization (respec/jit.h).
 /// WithCode: the object also holds M itself, compiled at OptLevel, for the

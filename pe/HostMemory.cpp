@@ -47,6 +47,7 @@
 //===----------------------------------------------------------------------===//
 #include "SpecializerInternals.h"
 #include "Diagnostics.h"
+#include "Driver.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/ValueTracking.h"
 
@@ -168,24 +169,7 @@ static std::optional<StringRef> constantString(Value *V) {
 
 GlobalVariable *Specializer::variableNamed(StringRef Builtin, StringRef Spelled,
                                            const CallBase &I) {
-  auto [File, Name] = Spelled.rsplit(':');
-  if (Name.empty())
-    std::swap(File, Name);
-  auto FileMatches = [&](StringRef Origin) {
-    return File.empty() || Origin == File || Origin.endswith(("/" + File).str());
-  };
-  std::vector<GlobalVariable *> Found;
-  for (GlobalVariable &G : module.globals()) {
-    if (G.isDeclaration())
-      continue;
-    if (MDNode *Origin = G.getMetadata("respec.origin")) {
-      if (cast<MDString>(Origin->getOperand(1))->getString() == Name &&
-          FileMatches(cast<MDString>(Origin->getOperand(0))->getString()))
-        Found.push_back(&G);
-    } else if (G.getName() == Name && File.empty()) {
-      Found.push_back(&G); // a global, or a file-static of the spec (or a file it includes)
-    }
-  }
+  std::vector<GlobalVariable *> Found = variablesNamed(module, Spelled);
   if (Found.size() == 1)
     return Found.front();
   std::string Call = Builtin.str() + "(\"" + Spelled.str() + "\")";
@@ -195,7 +179,7 @@ GlobalVariable *Specializer::variableNamed(StringRef Builtin, StringRef Spelled,
                                "one is named \"file.c:name\")"
                       : Call + ": " + std::to_string(Found.size()) +
                             " variables have that name; say whose file (\"file.c:" +
-                            Name.str() + "\")");
+                            (Spelled.contains(':') ? Spelled.rsplit(':').second : Spelled).str() + "\")");
 }
 
 /// The string literal naming a variable, a builtin's argument.
@@ -210,12 +194,13 @@ void Specializer::evaluateVariableAddress(CallBase &I) {
   recordBindingTime(I, false);
   StringRef Spelled = spelledVariable("respec_variable", I);
   GlobalVariable *G = variableNamed("respec_variable", Spelled, I);
-  AbstractValue Address = valueOf(G);
-  if (options.host && !Address.isStatic())
+  // At run time a mutable variable is the program's (hostConstant); a
+  // constant one is the generic code's, its contents the program's too.
+  if (options.host && !G->isConstant() && !options.host->addressOf(*G))
     throw SpecError(I.getDebugLoc(), "respec_variable(\"" + Spelled.str() +
                                          "\"): the program holds no such variable (its symbol "
                                          "table is stripped, or it was optimized away)");
-  setValue(I, Address);
+  setValue(I, valueOf(G));
 }
 
 void Specializer::evaluateStaticVariable(CallBase &I) {

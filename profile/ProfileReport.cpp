@@ -469,7 +469,7 @@ std::vector<std::string> specFlags(const SourceFile &Source) {
 bool unwrittenStruct(const Candidate &C, const Profile &P) {
   StringRef Type = StringRef(C.ctype).trim();
   Type.consume_front("const ");
-  if (!Type.consume_front("struct ") || !Type.consume_back("*"))
+  if (!Type.consume_front("struct ") || !Type.consume_back("*") || Type.contains('*'))
     return false;
   std::string Prefix = Type.trim().str() + "+";
   return llvm::none_of(P.writes, [&](auto &Term) { return StringRef(Term.first).startswith(Prefix); });
@@ -569,24 +569,32 @@ const Candidate *objectInvariant(const std::string &Function, ArrayRef<Candidate
 
 /// The values of a per-object quasi-invariant worth a variant (1% of its
 /// observations or more), each as a fact: a copy of Site with that value.
-std::vector<Candidate> invariantValues(const Candidate &Site) {
+/// None when one of them cannot be stated (an address no variable names).
+std::vector<Candidate> invariantValues(const Candidate &Site, const Profile &P) {
   std::vector<Candidate> Values;
   for (auto &[V, T] : Site.values)
     if (100 * T.count >= Site.count) {
       Candidate &Fact = Values.emplace_back(Site);
       Fact.dominant = T;
+      if (!measurable(Fact, P))
+        return {};
     }
   return Values;
 }
 
-/// A variant's name suffix for one value of a quasi-invariant: "_x_op_1".
-std::string variantSuffix(const Candidate &Value) {
+/// A variant's name suffix for one value of a quasi-invariant: "_x_op_1", or
+/// "_x_ops_xdrmem_ops" for a pointer into a named variable.
+std::string variantSuffix(const Candidate &Value, const Profile &P) {
   size_t Member = Value.expr.find_last_of(".>");
   std::string Name;
   for (char Ch : Value.expr.substr(Member == std::string::npos ? 0 : Member + 1))
     Name += isAlnum(Ch) ? Ch : '_';
-  return "_" + Name + "_" + std::to_string(Value.dominant.value);
+  const Profile::VariableName *Named = variableAt(Value, Value.dominant.value, P);
+  return "_" + Name + "_" +
+         (Named ? Named->name + (Named->offset ? "_" + std::to_string(Named->offset) : "")
+                : std::to_string(Value.dominant.value));
 }
+
 
 /// What the partial evaluator made of a measuring spec (respec explain --json).
 struct Measurement {
@@ -659,6 +667,28 @@ bool definingSources(const std::vector<const Candidate *> &Facts, const Profile 
   return true;
 }
 
+/// The facts of Function a spec can state (measurable, and a variable named
+/// by a source that was profiled), but those about the quasi-invariant whose
+/// values make the variants (its term); Dropped says why the others are not.
+std::vector<const Candidate *> statableFacts(const std::string &Function,
+                                             ArrayRef<const Candidate *> Facts,
+                                             const Candidate *Invariant, const Profile &P,
+                                             std::vector<std::string> &Dropped) {
+  std::vector<const Candidate *> Statable;
+  const std::string &Source = P.definitions.at(Function).second;
+  for (const Candidate *C : Facts) {
+    std::vector<std::string> Sources;
+    std::string Why;
+    if (!measurable(*C, P) || (Invariant && C->term == Invariant->term))
+      continue;
+    if (!definingSources({C}, P, Source, Sources, Why))
+      Dropped.push_back(factText(*C, P) + ": " + Why);
+    else
+      Statable.push_back(C);
+  }
+  return Statable;
+}
+
 /// The partial evaluator on Function with Facts stated or not: respec explain
 /// on a measuring spec, compiled with the recorded flags in the source's
 /// directory; nullopt when it does not compile or specialize (Why says so).
@@ -722,21 +752,22 @@ struct Prediction {
   double without = 0, with = 0; ///< per call
 };
 
-std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measurement> Withs,
-                                  const Profile &P, uint64_t Calls, double CallCost) {
+std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measurement> Specialized,
+                                  ArrayRef<double> Shares, const Profile &P, uint64_t Calls,
+                                  double CallCost) {
   double Executed = 0, WithoutCost = 0, WithCost = 0;
   auto Residual = [](const std::pair<uint64_t, uint64_t> &Line) {
     return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
   };
   // With a variant per value of a quasi-invariant, a line runs in the
-  // variants that reach it: its residual share is their mean.
+  // variants that reach it: its residual share is their mean, weighed by the
+  // shares of the calls each serves.
   auto SpecializedShare = [&](const std::pair<std::string, unsigned> &Key) {
-    double Sum = 0;
-    unsigned Reaching = 0;
-    for (const Measurement &With : Withs)
-      if (auto Specialized = With.lines.find(Key); Specialized != With.lines.end())
-        Sum += Residual(Specialized->second), ++Reaching;
-    return Reaching ? Sum / Reaching : 0.0;
+    double Sum = 0, Weight = 0;
+    for (size_t I = 0; I < Specialized.size(); ++I)
+      if (auto Line = Specialized[I].lines.find(Key); Line != Specialized[I].lines.end())
+        Sum += Shares[I] * Residual(Line->second), Weight += Shares[I];
+    return Weight ? Sum / Weight : 0.0;
   };
   for (auto &[Key, Line] : Without.lines) {
     uint64_t Ran = countOf(P.executed, Key);
@@ -756,9 +787,10 @@ std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measureme
   auto Cleanup = [](const Measurement &M) {
     return M.emitted ? std::min(1.0, double(M.instructions) / double(M.emitted)) : 1.0;
   };
-  double WithCleanup = 0;
-  for (const Measurement &With : Withs)
-    WithCleanup += Cleanup(With) / double(Withs.size());
+  double WithCleanup = 0, AllShares = 0;
+  for (size_t I = 0; I < Specialized.size(); ++I)
+    WithCleanup += Shares[I] * Cleanup(Specialized[I]), AllShares += Shares[I];
+  WithCleanup /= AllShares;
   return Prediction{WithoutCost * Cleanup(Without) / double(Calls) + CallCost,
                     WithCost * WithCleanup / double(Calls) + CallCost};
 }
@@ -833,19 +865,21 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
                     const Profile &P) {
   if (std::error_code EC = sys::fs::create_directories(Dir))
     throw SpecError(Dir, "cannot create: " + EC.message());
-  std::vector<const Candidate *> Stated;
-  for (const Candidate *C : Facts)
-    if (measurable(*C, P))
-      Stated.push_back(C);
-  std::string Why, Spec = measuringSpec(Function, Stated, P, Why);
   // A variant per value of the function's per-object quasi-invariant, after
   // the function with the other facts only.
-  const Candidate *Invariant = objectInvariant(Function, Ranked, P);
-  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant) : std::vector<Candidate>();
+  const Candidate *Invariant =
+      P.definitions.count(Function) ? objectInvariant(Function, Ranked, P) : nullptr;
+  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant, P) : std::vector<Candidate>();
+  std::vector<std::string> Dropped;
+  std::vector<const Candidate *> Stated =
+      P.definitions.count(Function)
+          ? statableFacts(Function, Facts, Values.empty() ? nullptr : Invariant, P, Dropped)
+          : std::vector<const Candidate *>();
+  std::string Why, Spec = measuringSpec(Function, Stated, P, Why);
   for (const Candidate &Value : Values) {
     std::vector<const Candidate *> VariantFacts = Stated;
     VariantFacts.push_back(&Value);
-    std::string Variant = measuringSpec(Function, VariantFacts, P, Why, variantSuffix(Value));
+    std::string Variant = measuringSpec(Function, VariantFacts, P, Why, variantSuffix(Value, P));
     if (!Spec.empty() && !Variant.empty())
       Spec += "\n" + Variant.substr(Variant.find("RESPEC_SPECIALIZE"));
   }
@@ -857,8 +891,13 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
      << " * quasi-invariant: guard its writes (respec guard) and specialize at run time\n"
      << " * (respec/jit.h, librespec's predicates).\n *\n * What the run saw:\n";
   for (const Candidate *C : Facts)
-    OS << " *   " << observedText(*C, P) << (measurable(*C, P) ? "" : " (not stated: an address of the run; "
-                                                          "name the object to state it)") << "\n";
+    OS << " *   " << observedText(*C, P)
+       << (is_contained(Stated, C) || (Invariant && C->term == Invariant->term)
+               ? ""
+               : measurable(*C, P) ? " (not stated: its variable's source was not profiled)"
+                                   : " (not stated: an address of the run; name the object to "
+                                     "state it)")
+       << "\n";
   if (!Values.empty())
     OS << " *   " << Invariant->locations.front() << ": " << Invariant->expr << " takes "
        << Values.size() << " values, each object keeping its own (" << Invariant->term
@@ -872,7 +911,10 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     SmallString<256> Absolute(Path);
     sys::fs::make_absolute(Absolute);
     std::vector<std::string> Sources = {std::string(Absolute)};
-    definingSources(Stated, P, SourcePath, Sources, Why); // measuringSpec checked them
+    std::vector<const Candidate *> Named = Stated;
+    for (const Candidate &Value : Values)
+      Named.push_back(&Value);
+    definingSources(Named, P, SourcePath, Sources, Why); // statableFacts checked them
     OS << " *\n * Specialize it in " << Source.directory << " with:\n *   respec specialize "
        << join(Sources, " ");
     for (const std::string &Flag : specFlags(Source))
@@ -884,6 +926,9 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     OS << " *\n * Every statement of the program's sources that may break these facts, each a\n"
        << " * guarded store if they are quasi-invariants (`respec guard --spec` on this file):\n"
        << guardListText(std::string(Absolute), Function, P);
+    if (Spec.find("respec_static_variable(") != std::string::npos)
+      OS << " *   (not the writes to the variables respec_static_variable() declares: guard\n"
+         << " *   those by hand, or keep them constant)\n";
     OS << " */\n" << Spec;
   }
   writeFileAtomically(Path, OS.str());
@@ -899,7 +944,7 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
 /// the facts true: a guard
 /// per write to their terms, a replug per change (librespec's measured
 /// constants, ReportOptions).
-std::string synthetixText(const Prediction &Predicted, uint64_t Calls, const Measurement &With,
+std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double SpecializingNs,
                           const std::vector<const Candidate *> &Facts, const Profile &P,
                           const ReportOptions &O) {
   double NsPerInstruction = double(P.valueCpuNs) / double(P.instructionsExecuted);
@@ -909,12 +954,12 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, const Mea
     Writes += C->writes, Changes += C->changes;
   double Keeping = double(Writes) * O.guardNs + double(Changes) * O.replugNs;
   std::string Text;
-  raw_string_ostream(Text) << "Synthetix's estimate for the run: " << format("%+.3f", (Saved - With.specializeNs - Keeping) / 1e6)
+  raw_string_ostream(Text) << "Synthetix's estimate for the run: " << format("%+.3f", (Saved - SpecializingNs - Keeping) / 1e6)
                            << " ms = " << Calls << " calls x "
                            << format("%.1f", Predicted.without - Predicted.with)
                            << " IR instructions x " << format("%.2f", NsPerInstruction)
                            << " ns (" << format("%.3f", Saved / 1e6) << " ms) - specializing "
-                           << format("%.1f", With.specializeNs / 1e6) << " ms - " << Writes
+                           << format("%.1f", SpecializingNs / 1e6) << " ms - " << Writes
                            << " guarded writes and " << Changes << " replugs ("
                            << format("%.3f", Keeping / 1e6) << " ms)";
   return Text;
@@ -925,32 +970,41 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, const Mea
 /// is a variant per value of it, each with the function's other facts.
 std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Candidate *> All,
                                        const Profile &P, const ReportOptions &O) {
-  std::vector<const Candidate *> Facts;
-  for (const Candidate *C : All)
-    if (C->function == Function && measurable(*C, P))
-      Facts.push_back(C);
+  if (!P.definitions.count(Function))
+    return {"not measured: no C prototype recorded (no debug info, or a struct parameter or "
+            "result the ABI passes differently)"};
   const Candidate *Invariant = objectInvariant(Function, All, P);
-  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant) : std::vector<Candidate>();
+  std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant, P) : std::vector<Candidate>();
+  std::vector<const Candidate *> Mine;
+  for (const Candidate *C : All)
+    if (C->function == Function)
+      Mine.push_back(C);
+  std::vector<std::string> Dropped;
+  std::vector<const Candidate *> Facts =
+      statableFacts(Function, Mine, Values.empty() ? nullptr : Invariant, P, Dropped);
   if (Facts.empty() && Values.empty())
     return {"not measured: no integer fact, region read whole or pointer into a named "
-            "variable (another address of this run cannot be stated in a spec)"};
+            "variable of a profiled source (another address of this run cannot be stated in "
+            "a spec)"};
   std::string Why;
   std::optional<Measurement> Without = measure(Function, {}, P, Why);
   if (!Without)
     return {"not measured: " + Why};
-  std::vector<Measurement> Withs;
+  std::vector<Measurement> Specialized; // one per variant
+  std::vector<double> Shares;            // of the calls each variant serves
   std::vector<std::vector<const Candidate *>> Variants;
   for (const Candidate &Value : Values) {
     Variants.push_back(Facts);
     Variants.back().push_back(&Value);
+    Shares.push_back(double(Value.dominant.count));
   }
   if (Variants.empty())
-    Variants.push_back(Facts);
+    Variants.push_back(Facts), Shares.push_back(1);
   for (const std::vector<const Candidate *> &VariantFacts : Variants) {
     std::optional<Measurement> With = measure(Function, VariantFacts, P, Why);
     if (!With)
       return {"not measured: " + Why};
-    Withs.push_back(std::move(*With));
+    Specialized.push_back(std::move(*With));
   }
   std::vector<std::string> Stated;
   for (const Candidate *C : Facts)
@@ -959,16 +1013,16 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
   raw_string_ostream M(Measured);
   M << "measured by the partial evaluator: " << Function << " specializes to ";
   if (Values.empty()) {
-    M << Withs[0].instructions << " instructions with " << join(Stated, " and ") << ", "
+    M << Specialized[0].instructions << " instructions with " << join(Stated, " and ") << ", "
       << Without->instructions << " without ("
-      << (Without->instructions > Withs[0].instructions
-              ? std::to_string(Without->instructions - Withs[0].instructions) + " fewer"
+      << (Without->instructions > Specialized[0].instructions
+              ? std::to_string(Without->instructions - Specialized[0].instructions) + " fewer"
               : std::string("none fewer"))
       << ")";
   } else {
     std::vector<std::string> Sizes, Cases;
     for (size_t I = 0; I < Values.size(); ++I) {
-      Sizes.push_back(std::to_string(Withs[I].instructions));
+      Sizes.push_back(std::to_string(Specialized[I].instructions));
       Cases.push_back(valueText(Values[I], Values[I].dominant.value, P) + " (" +
                       percent(Values[I].dominant.count, Invariant->count) + ")");
     }
@@ -978,7 +1032,8 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
       << ", a quasi-invariant of each object; " << Without->instructions << " without";
   }
   uint64_t Calls = countOf(P.calls, Function);
-  std::optional<struct Prediction> Predicted = predict(*Without, Withs, P, Calls, O.callCost);
+  std::optional<struct Prediction> Predicted =
+      predict(*Without, Specialized, Shares, P, Calls, O.callCost);
   raw_string_ostream OS(Prediction);
   if (Predicted && Predicted->with <= 0)
     OS << "predicted: the facts fold every instruction of a call ("
@@ -994,17 +1049,19 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
        << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
   std::vector<std::string> Lines = {Measured, OS.str()};
+  for (const std::string &Fact : Dropped)
+    Lines.push_back("not stated: " + Fact);
   if (Predicted && P.valueCpuNs && P.instructionsExecuted) {
     // Specializing is every variant's; keeping the facts, every fact's guards
     // (the quasi-invariant's: its term's writes).
-    Measurement Specializing = Withs[0];
-    for (size_t I = 1; I < Withs.size(); ++I)
-      Specializing.specializeNs += Withs[I].specializeNs;
+    double SpecializingNs = 0;
+    for (const Measurement &With : Specialized)
+      SpecializingNs += With.specializeNs;
     std::vector<const Candidate *> Kept = Facts;
     for (const Candidate *C : All)
       if (Invariant && C->kind == "term" && C->term == Invariant->term)
         Kept.push_back(C);
-    Lines.push_back(synthetixText(*Predicted, Calls, Specializing, Kept, P, O));
+    Lines.push_back(synthetixText(*Predicted, Calls, SpecializingNs, Kept, P, O));
   }
   return Lines;
 }

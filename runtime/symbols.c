@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct program_variable {
@@ -60,17 +61,19 @@ static void add_variable(struct program_variable variable)
 }
 
 /* The whole file at path, mapped read-only (never unmapped: the names point
- * into it), or NULL. */
+ * into it), or NULL. Opened and closed by system call: this lookup is not the
+ * program's I/O, which an interposer (respec profile's files observer) may be
+ * recording. */
 static const unsigned char *map_file(const char *path, size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
 	void *map = MAP_FAILED;
 	if (fstat(fd, &st) == 0 && st.st_size > 0)
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	syscall(SYS_close, fd);
 	if (map == MAP_FAILED)
 		return NULL;
 	*size = (size_t)st.st_size;
@@ -107,8 +110,10 @@ static void read_symbol_table(const unsigned char *image, size_t size, uintptr_t
 				file = name;
 				continue;
 			}
+			/* Undefined, absolute and common symbols are not in the image. */
 			if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT ||
-			    symbol->st_shndx == SHN_UNDEF || !*name)
+			    symbol->st_shndx == SHN_UNDEF || symbol->st_shndx >= SHN_LORESERVE ||
+			    !*name)
 				continue;
 			bool local = ELF64_ST_BIND(symbol->st_info) == STB_LOCAL;
 			add_variable((struct program_variable){ bias + symbol->st_value,
@@ -124,13 +129,14 @@ static int read_image(struct dl_phdr_info *info, size_t info_size, void *unused)
 	(void)unused;
 	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : NULL;
 	if (!path) {
-		/* The program itself comes first, unnamed; the vDSO has a name
-		 * that is not a file, and fails to open below. */
+		/* The program itself comes first, unnamed. */
 		static bool program_read;
 		if (program_read)
 			return 0;
 		program_read = true;
 		path = "/proc/self/exe";
+	} else if (!strchr(path, '/')) {
+		return 0; /* the vDSO: a name, not a file */
 	}
 	size_t size;
 	const unsigned char *image = map_file(path, &size);
@@ -139,10 +145,14 @@ static int read_image(struct dl_phdr_info *info, size_t info_size, void *unused)
 	return 0;
 }
 
+/* By address, the largest first among those at one address, so that the one
+ * found for an address inside it is the one that spans it. */
 static int by_address(const void *a, const void *b)
 {
 	const struct program_variable *x = a, *y = b;
-	return (x->address > y->address) - (x->address < y->address);
+	if (x->address != y->address)
+		return (x->address > y->address) - (x->address < y->address);
+	return (x->size < y->size) - (x->size > y->size);
 }
 
 static void read_variables(void)
@@ -159,6 +169,7 @@ static bool file_matches(const char *origin, const char *file, size_t file_lengt
 	return length == file_length || origin[length - file_length - 1] == '/';
 }
 
+#ifndef RESPEC_SYMBOLS_LOOKUP_ONLY
 void *respec_variable_address(const char *spelled)
 {
 	pthread_once(&variables_read, read_variables);
@@ -169,8 +180,10 @@ void *respec_variable_address(const char *spelled)
 	size_t matches = 0;
 	for (size_t i = 0; i < variable_count; i++) {
 		const struct program_variable *v = &variables[i];
+		/* One variable may have several symbols (an alias): count it once. */
 		if (strcmp(v->name, name) == 0 &&
-		    (!colon || (v->file && file_matches(v->file, spelled, file_length)))) {
+		    (!colon || (v->file && file_matches(v->file, spelled, file_length))) &&
+		    (!found || found->address != v->address)) {
 			found = v;
 			matches++;
 		}
@@ -183,6 +196,7 @@ void *respec_variable_address(const char *spelled)
 			: "the program's symbol tables hold no such variable (is it stripped?)");
 	abort();
 }
+#endif
 
 bool respec_variable_at(uintptr_t address, struct respec_variable_name *out)
 {

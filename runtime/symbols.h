@@ -15,6 +15,13 @@ struct respec_variable_name {
 	uintptr_t offset; /* of the address into the variable */
 };
 
+/* The value profile compiles symbols.c into its own library, which a program
+ * may link beside librespec: its copy has a name of its own and no
+ * respec_variable_address. */
+#ifdef RESPEC_SYMBOLS_LOOKUP_ONLY
+#define respec_variable_at respec_profile_variable_at
+#endif
+
 /* The variable of the program that holds address, if its symbol table says. */
 bool respec_variable_at(uintptr_t address, struct respec_variable_name *out);
 

@@ -89,9 +89,21 @@ static inline void respec_assume_failed_(const char *cond, const char *file, int
 #endif
 #define respec_static_memory(ptr, nbytes) ((void)(ptr), (void)(nbytes))
 #define respec_static_variable(name) ((void)(name))
-/* librespec (runtime/symbols.c): from the program's ELF symbol tables. */
+/* librespec (runtime/symbols.c): from the program's ELF symbol tables, looked
+ * up once per use (the address does not change while the program runs). */
 void *respec_variable_address(const char *name);
-#define respec_variable(name) respec_variable_address(name)
+#define respec_variable(name)                                                          \
+	__extension__({                                                                \
+		static void *respec_variable_cached_;                                  \
+		void *respec_variable_ =                                               \
+			__atomic_load_n(&respec_variable_cached_, __ATOMIC_RELAXED);   \
+		if (!respec_variable_) {                                               \
+			respec_variable_ = respec_variable_address(name);              \
+			__atomic_store_n(&respec_variable_cached_, respec_variable_,   \
+					 __ATOMIC_RELAXED);                            \
+		}                                                                      \
+		respec_variable_;                                                      \
+	})
 #define respec_fact(name) ((void)(name), 0)
 
 #include <string.h>

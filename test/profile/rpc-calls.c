@@ -18,14 +18,20 @@
 // REQUIRES: rpc
 // RUN: rm -rf %t.profile %t.specs
 // RUN: env RESPEC_PROFILE_OUT=%t.profile %rpc-calls-profiled profiled udp 20 500
-// RUN: %respec profile report %t.profile --top 3 --measure 3 --specs %t.specs | FileCheck %s
+// RUN: %respec profile report %t.profile --top 3 --measure 3 --specs %t.specs > %t.report
+// RUN: FileCheck %s < %t.report
+// RUN: FileCheck %s --check-prefix=ENTRY < %t.report
 // RUN: FileCheck %s --check-prefix=RAW < %t.profile
 // RUN: FileCheck %s --check-prefix=DRAFT < %t.specs/xdr_int_spec.c
 //
 // CHECK-DAG: XDR+0 (xdrs->x_op) is a quasi-invariant of each object: 3 values ({{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}})
 // CHECK-DAG: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
-// CHECK-DAG: measured by the partial evaluator: xdr_int specializes to {{[0-9]+}}, {{[0-9]+}}, 1 instructions with xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops") and xdrs->x_op == 0 ({{[0-9.]+}}%), 1 ({{[0-9.]+}}%), 2 ({{[0-9.]+}}%): a variant per value of XDR+0, a quasi-invariant of each object; {{[0-9]+}} without
-// CHECK-DAG: predicted speedup {{[0-9.]+}}x: {{[0-9.]+}} IR instructions per call without the facts
+//
+// ENTRY: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
+// ENTRY-NEXT: field at
+// ENTRY-NEXT: benefit
+// ENTRY-NEXT: measured by the partial evaluator: xdr_int specializes to {{[0-9]+}}, {{[0-9]+}}, 1 instructions with xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops") and xdrs->x_op == 0 ({{[0-9.]+}}%), 1 ({{[0-9.]+}}%), 2 ({{[0-9.]+}}%): a variant per value of XDR+0, a quasi-invariant of each object; {{[0-9]+}} without
+// ENTRY-NEXT: predicted speedup {{1\.[1-9]|[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts
 //
 // RAW: variable {{[0-9a-f]+}} xdr_mem.c xdrmem_ops 0{{[[:space:]]+}}1{{$}}
 //
