@@ -87,6 +87,9 @@ struct Profile {
     uint64_t offset = 0;
   };
   std::map<uint64_t, VariableName> variables;
+  /// The address standing for each named variable and offset in every
+  /// profile read: the first profile's (ASLR gives each run its own).
+  std::map<std::tuple<std::string, std::string, uint64_t>, uint64_t> variableAddresses;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -133,6 +136,23 @@ void readProfile(const std::string &Path, Profile &P) {
   (*File)->getBuffer().split(Lines, '\n', -1, false);
   if (Lines.empty() || Lines[0] != "respec-profile 1")
     throw SpecError(Path + ":1", "not a respec profile (expected 'respec-profile 1')");
+  // The variables this run's pointers point into (its variable records, last
+  // in the file), each at the address that stands for it in every profile,
+  // so that the runs' pointers to one variable merge.
+  std::map<uint64_t, uint64_t> Canonical;
+  for (size_t L = 1; L < Lines.size(); ++L) {
+    SmallVector<StringRef, 9> F;
+    Lines[L].split(F, '\t');
+    if (F[0] != "variable")
+      continue;
+    std::string Where = Path + ":" + std::to_string(L + 1);
+    if (F.size() < 7)
+      throw SpecError(Where, "a record of " + std::to_string(F.size()) + " fields");
+    uint64_t Address = number(F[1], Where, 16), Offset = number(F[4], Where);
+    auto [Standing, New] = P.variableAddresses.try_emplace({F[2].str(), F[3].str(), Offset}, Address);
+    Canonical[Address] = Standing->second;
+    P.variables[Standing->second] = {F[2].str(), F[3].str(), Offset};
+  }
   for (size_t L = 1; L < Lines.size(); ++L) {
     std::string Where = Path + ":" + std::to_string(L + 1);
     SmallVector<StringRef, 9> F;
@@ -183,10 +203,8 @@ void readProfile(const std::string &Path, Profile &P) {
       P.valueCpuNs += Count;
       continue;
     }
-    if (Kind == "variable") {
-      P.variables[number(F[1], Where, 16)] = {F[2].str(), F[3].str(), number(F[4], Where)};
-      continue;
-    }
+    if (Kind == "variable")
+      continue; // read above
     if (Kind == "process") {
       // The observer's own share of the CPU time is not the program's.
       P.cpuNs[F[1].str()] += Count - std::min(Count, number(F[2], Where));
@@ -245,6 +263,9 @@ void readProfile(const std::string &Path, Profile &P) {
       if (Parts.size() != 3)
         throw SpecError(Where, "a value not of the form hex:count:error");
       uint64_t Value = number(Parts[0], Where, 16);
+      if (auto Standing = Canonical.find(Value);
+          Standing != Canonical.end() && StringRef(C.ctype).contains('*'))
+        Value = Standing->second;
       TopValue &T = C.values[Value];
       T.value = Value;
       T.count += number(Parts[1], Where);

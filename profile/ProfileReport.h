@@ -146,7 +146,9 @@
 // ns per KiB. OBSERVER-NS: the files
 // observer's own share of the CPU time. ADDRESS (hex), an observed pointer
 // value, is OFFSET bytes into the variable NAME, defined in FILE (a source's
-// file name, empty for a global symbol).
+// file name, empty for a global symbol). Profiles of several runs (each with
+// its own addresses: ASLR) merge a pointer value into a named variable by its
+// name: the first profile's address stands for it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H

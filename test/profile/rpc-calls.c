@@ -16,12 +16,19 @@
 // each line by the variants that reach it.
 //
 // REQUIRES: rpc
-// RUN: rm -rf %t.profile %t.specs
+// RUN: rm -rf %t.profile %t.profile2 %t.specs
 // RUN: env RESPEC_PROFILE_OUT=%t.profile %rpc-calls-profiled profiled udp 20 500
 // RUN: %respec profile report %t.profile --top 3 --measure 3 --specs %t.specs > %t.report
 // RUN: FileCheck %s < %t.report
 // RUN: FileCheck %s --check-prefix=ENTRY < %t.report
 // RUN: FileCheck %s --check-prefix=RAW < %t.profile
+// A second run has its own addresses (ASLR); the two profiles' pointers to
+// xdrmem_ops merge by its name:
+// RUN: env RESPEC_PROFILE_OUT=%t.profile2 %rpc-calls-profiled profiled udp 20 300
+// RUN: %respec profile report %t.profile %t.profile2 --top 3 --measure 0 | FileCheck %s --check-prefix=MERGED
+// MERGED: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
+// MERGED-NEXT: function called 48000 times
+// MERGED-NEXT: benefit {{[0-9]+}} (100.0% of {{[0-9]+}})
 // RUN: FileCheck %s --check-prefix=DRAFT < %t.specs/xdr_int_spec.c
 //
 // CHECK-DAG: XDR+0 (xdrs->x_op) is a quasi-invariant of each object: 3 values ({{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}})
