@@ -347,21 +347,43 @@ void __wrap__Exit(int status)
 /* The variables the observed values point into, as the program's symbol
  * tables name them ("variable" records): a spec can state a pointer fact by
  * such a name (respec_variable), not by an address of this run. */
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static void write_variables(FILE *out)
 {
+	/* Each distinct value once: the sites' values, sorted. */
+	size_t count = 0, capacity = 0;
+	uint64_t *values = NULL;
 	for (struct site *s = all_sites; s; s = s->next) {
 		if (s->kind != SITE_PARAM && s->kind != SITE_FIELD)
 			continue;
 		lock(&s->lock);
 		for (unsigned i = 0; i < s->used; i++) {
-			struct respec_variable_name v;
-			if (s->values[i] >= 4096 && respec_variable_at((uintptr_t)s->values[i], &v))
-				fprintf(out, "variable\t%llx\t%s\t%s\t%llu\t\t1\n",
-					(unsigned long long)s->values[i], v.file ? v.file : "", v.name,
-					(unsigned long long)v.offset);
+			if (s->values[i] < 4096)
+				continue;
+			if (count == capacity) {
+				uint64_t *grown = realloc(values, (capacity = 2 * capacity + 256) * sizeof *values);
+				if (!grown)
+					break; /* fewer names: the report states fewer pointer facts */
+				values = grown;
+			}
+			values[count++] = s->values[i];
 		}
 		unlock(&s->lock);
 	}
+	if (count)
+		qsort(values, count, sizeof *values, by_value);
+	for (size_t i = 0; i < count; i++) {
+		struct respec_variable_name v;
+		if ((i == 0 || values[i] != values[i - 1]) && respec_variable_at((uintptr_t)values[i], &v))
+			fprintf(out, "variable\t%llx\t%s\t%s\t%llu\t\t1\n", (unsigned long long)values[i],
+				v.file ? v.file : "", v.name, (unsigned long long)v.offset);
+	}
+	free(values);
 }
 
 static void write_sites(FILE *out, void *context)
