@@ -81,15 +81,16 @@ struct Profile {
   IoCosts ioCosts;
   std::string ioCostsSource;
   /// What the observed pointer values point into, as the program's symbol
-  /// tables name it (variable records): by address.
-  struct VariableName {
+  /// tables name it (variable and function records): by address.
+  struct SymbolName {
     std::string file, name; ///< file is the source's name, empty for a global
     uint64_t offset = 0;
+    bool function = false; ///< a function's symbol (named, not stated)
   };
-  std::map<uint64_t, VariableName> variables;
+  std::map<uint64_t, SymbolName> symbols;
   /// The address standing for each named variable and offset in every
   /// profile read: the first profile's (ASLR gives each run its own).
-  std::map<std::tuple<std::string, std::string, uint64_t>, uint64_t> variableAddresses;
+  std::map<std::tuple<std::string, std::string, uint64_t>, uint64_t> symbolAddresses;
 };
 
 uint64_t number(StringRef Text, const std::string &Where, unsigned Radix = 10) {
@@ -143,15 +144,15 @@ void readProfile(const std::string &Path, Profile &P) {
   for (size_t L = 1; L < Lines.size(); ++L) {
     SmallVector<StringRef, 9> F;
     Lines[L].split(F, '\t');
-    if (F[0] != "variable")
+    if (F[0] != "variable" && F[0] != "function")
       continue;
     std::string Where = Path + ":" + std::to_string(L + 1);
     if (F.size() < 7)
       throw SpecError(Where, "a record of " + std::to_string(F.size()) + " fields");
     uint64_t Address = number(F[1], Where, 16), Offset = number(F[4], Where);
-    auto [Standing, New] = P.variableAddresses.try_emplace({F[2].str(), F[3].str(), Offset}, Address);
+    auto [Standing, New] = P.symbolAddresses.try_emplace({F[2].str(), F[3].str(), Offset}, Address);
     Canonical[Address] = Standing->second;
-    P.variables[Standing->second] = {F[2].str(), F[3].str(), Offset};
+    P.symbols[Standing->second] = {F[2].str(), F[3].str(), Offset, F[0] == "function"};
   }
   for (size_t L = 1; L < Lines.size(); ++L) {
     std::string Where = Path + ":" + std::to_string(L + 1);
@@ -203,7 +204,7 @@ void readProfile(const std::string &Path, Profile &P) {
       P.valueCpuNs += Count;
       continue;
     }
-    if (Kind == "variable")
+    if (Kind == "variable" || Kind == "function")
       continue; // read above
     if (Kind == "process") {
       // The observer's own share of the CPU time is not the program's.
@@ -264,7 +265,8 @@ void readProfile(const std::string &Path, Profile &P) {
         throw SpecError(Where, "a value not of the form hex:count:error");
       uint64_t Value = number(Parts[0], Where, 16);
       if (auto Standing = Canonical.find(Value);
-          Standing != Canonical.end() && StringRef(C.ctype).contains('*'))
+          Standing != Canonical.end() &&
+          (StringRef(C.ctype).contains('*') || C.ctype == "function pointer"))
         Value = Standing->second;
       TopValue &T = C.values[Value];
       T.value = Value;
@@ -382,19 +384,20 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return S;
 }
 
-/// The variable a pointer candidate's value V points into, if the program's
-/// symbol tables named it.
-const Profile::VariableName *variableAt(const Candidate &C, uint64_t V, const Profile &P) {
-  if (!StringRef(C.ctype).contains('*') || C.ctype == "function pointer")
+/// The variable a pointer candidate's value V points into, or the function a
+/// function pointer's value is, if the program's symbol tables named it.
+const Profile::SymbolName *symbolAt(const Candidate &C, uint64_t V, const Profile &P) {
+  bool FunctionPointer = C.ctype == "function pointer";
+  if (!StringRef(C.ctype).contains('*') && !FunctionPointer)
     return nullptr;
-  auto It = P.variables.find(V);
-  return It == P.variables.end() ? nullptr : &It->second;
+  auto It = P.symbols.find(V);
+  return It == P.symbols.end() || It->second.function != FunctionPointer ? nullptr : &It->second;
 }
 
 /// A variable as respec_variable() names it: "file.c:name", or "name" when
 /// file.c is C's function's own source, which the measuring spec includes
 /// (its file-statics are the spec's own then).
-std::string variableSpelling(const Profile::VariableName &Named, const Candidate &C,
+std::string variableSpelling(const Profile::SymbolName &Named, const Candidate &C,
                              const Profile &P) {
   auto Definition = P.definitions.find(C.function);
   bool Included = Definition != P.definitions.end() &&
@@ -405,7 +408,10 @@ std::string variableSpelling(const Profile::VariableName &Named, const Candidate
 /// V as a spec states it: an integer of C's type, or the address of the
 /// variable it points into (respec_variable).
 std::string valueText(const Candidate &C, uint64_t V, const Profile &P) {
-  if (const Profile::VariableName *Named = variableAt(C, V, P)) {
+  if (const Profile::SymbolName *Named = symbolAt(C, V, P); Named && Named->function)
+    return (Named->file.empty() ? "" : Named->file + ":") + Named->name +
+           (Named->offset ? "+" + std::to_string(Named->offset) : ""); // named, not stated
+  if (const Profile::SymbolName *Named = symbolAt(C, V, P)) {
     std::string Address = "respec_variable(\"" + variableSpelling(*Named, C, P) + "\")";
     return Named->offset ? "(" + C.ctype + ")((char *)" + Address + " + " +
                                std::to_string(Named->offset) + ")"
@@ -504,8 +510,8 @@ bool measurable(const Candidate &C, const Profile &P) {
     return C.bytesKnown && !C.bytes.empty();
   if (C.kind != "field" && C.kind != "param")
     return false;
-  if (variableAt(C, C.dominant.value, P))
-    return true;
+  if (const Profile::SymbolName *Named = symbolAt(C, C.dominant.value, P))
+    return !Named->function;
   return !StringRef(C.ctype).contains('*') && C.ctype != "function pointer";
 }
 
@@ -556,7 +562,7 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
       *Named = "(" + C->ctype + ")" + Name;
     } else {
       Body += "\trespec_assume(" + C->expr + " == " + valueText(*C, C->dominant.value, P) + ");\n";
-      if (const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
+      if (const Profile::SymbolName *Named = symbolAt(*C, C->dominant.value, P);
           Named && unwrittenStruct(*C, P))
         Body += "\trespec_static_variable(\"" + variableSpelling(*Named, *C, P) + "\");\n";
     }
@@ -610,7 +616,7 @@ std::string variantSuffix(const Candidate &Value, const Profile &P) {
   std::string Name;
   for (char Ch : Value.expr.substr(Member == std::string::npos ? 0 : Member + 1))
     Name += isAlnum(Ch) ? Ch : '_';
-  const Profile::VariableName *Named = variableAt(Value, Value.dominant.value, P);
+  const Profile::SymbolName *Named = symbolAt(Value, Value.dominant.value, P);
   return "_" + Name + "_" +
          (Named ? Named->name + (Named->offset ? "_" + std::to_string(Named->offset) : "")
                 : std::to_string(Value.dominant.value));
@@ -669,7 +675,7 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
 bool definingSources(const std::vector<const Candidate *> &Facts, const Profile &P,
                      StringRef FunctionSource, std::vector<std::string> &Sources, std::string &Why) {
   for (const Candidate *C : Facts) {
-    const Profile::VariableName *Named = variableAt(*C, C->dominant.value, P);
+    const Profile::SymbolName *Named = symbolAt(*C, C->dominant.value, P);
     if (!Named || Named->file.empty() || sys::path::filename(FunctionSource) == Named->file)
       continue;
     auto Defining = llvm::find_if(P.sources, [&](auto &S) {
@@ -916,8 +922,9 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
        << (is_contained(Stated, C) || (Invariant && C->term == Invariant->term)
                ? ""
                : measurable(*C, P) ? " (not stated: its variable's source was not profiled)"
-                                   : " (not stated: an address of the run; name the object to "
-                                     "state it)")
+               : symbolAt(*C, C->dominant.value, P)
+                   ? " (not stated: a function, which the table it is read from gives)"
+                   : " (not stated: an address of the run; name the object to state it)")
        << "\n";
   if (!Values.empty())
     OS << " *   " << Invariant->locations.front() << ": " << Invariant->expr << " takes "

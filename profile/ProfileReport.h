@@ -135,6 +135,7 @@
 //   run     PROGRAM "" "" "" "" CPU-NS
 //   iocosts "" COSTS CACHE-FILE "" "" 1
 //   variable ADDRESS FILE NAME OFFSET "" 1
+//   function ADDRESS FILE NAME OFFSET "" 1
 //
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
@@ -146,9 +147,12 @@
 // ns per KiB. OBSERVER-NS: the files
 // observer's own share of the CPU time. ADDRESS (hex), an observed pointer
 // value, is OFFSET bytes into the variable NAME, defined in FILE (a source's
-// file name, empty for a global symbol). Profiles of several runs (each with
-// its own addresses: ASLR) merge a pointer value into a named variable by its
-// name: the first profile's address stands for it.
+// file name, empty for a global symbol); a function record, the same for a
+// function (a function pointer's value: named in the report, not stated).
+// Profiles of several runs (each with its own addresses: ASLR) merge a
+// pointer value into a named variable or function by its name: the first
+// profile's address stands for it. Heap addresses have no name and do not
+// merge.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PROFILE_PROFILEREPORT_H

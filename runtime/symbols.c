@@ -1,7 +1,7 @@
 /*
- * symbols.c — the running program's variables by name, and the variable at an
- * address: the generic build of respec_variable("file.c:name"), and the value
- * profile's names for the pointers it observed.
+ * symbols.c — the running program's variables by name, and the variable or
+ * function at an address: the generic build of respec_variable("file.c:name"),
+ * and the value profile's names for the pointers it observed.
  *
  * A file-static variable (Sun RPC's xdrmem_ops) has no dynamic symbol, so
  * dlsym() and dladdr() cannot see it; the static symbol table (.symtab) of the
@@ -9,8 +9,8 @@
  * local symbol after them came from. So the first use reads, once, the .symtab
  * of every image loaded then (dl_iterate_phdr: the program, "/proc/self/exe",
  * and its shared objects, each mapped read-only and kept), and keeps its
- * STT_OBJECT symbols with their run-time addresses (the image's load bias
- * added), sorted by address. Images loaded later (dlopen) are not seen. A
+ * STT_OBJECT and STT_FUNC symbols with their run-time addresses (the image's
+ * load bias added), sorted by address. Images loaded later (dlopen) are not seen. A
  * stripped image contributes nothing.
  *
  * Names are matched as the partial evaluator matches them (pe/HostMemory.cpp,
@@ -41,6 +41,7 @@ struct program_variable {
 	size_t size;
 	const char *name;
 	const char *file; /* the STT_FILE before a local symbol; NULL for a global */
+	bool function;
 };
 
 static struct program_variable *variables;
@@ -111,14 +112,16 @@ static void read_symbol_table(const unsigned char *image, size_t size, uintptr_t
 				continue;
 			}
 			/* Undefined, absolute and common symbols are not in the image. */
-			if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT ||
+			unsigned type = ELF64_ST_TYPE(symbol->st_info);
+			if ((type != STT_OBJECT && type != STT_FUNC) ||
 			    symbol->st_shndx == SHN_UNDEF || symbol->st_shndx >= SHN_LORESERVE ||
 			    !*name)
 				continue;
 			bool local = ELF64_ST_BIND(symbol->st_info) == STB_LOCAL;
 			add_variable((struct program_variable){ bias + symbol->st_value,
 								symbol->st_size, name,
-								local ? file : NULL });
+								local ? file : NULL,
+								type == STT_FUNC });
 		}
 	}
 }
@@ -181,7 +184,7 @@ void *respec_variable_address(const char *spelled)
 	for (size_t i = 0; i < variable_count; i++) {
 		const struct program_variable *v = &variables[i];
 		/* One variable may have several symbols (an alias): count it once. */
-		if (strcmp(v->name, name) == 0 &&
+		if (!v->function && strcmp(v->name, name) == 0 &&
 		    (!colon || (v->file && file_matches(v->file, spelled, file_length))) &&
 		    (!found || found->address != v->address)) {
 			found = v;
@@ -198,7 +201,7 @@ void *respec_variable_address(const char *spelled)
 }
 #endif
 
-bool respec_variable_at(uintptr_t address, struct respec_variable_name *out)
+bool respec_symbol_at(uintptr_t address, struct respec_symbol_name *out)
 {
 	pthread_once(&variables_read, read_variables);
 	size_t low = 0, high = variable_count;
@@ -215,7 +218,7 @@ bool respec_variable_at(uintptr_t address, struct respec_variable_name *out)
 	if (address - v->address >= (v->size ? v->size : 1))
 		return false;
 	const char *slash = v->file ? strrchr(v->file, '/') : NULL;
-	*out = (struct respec_variable_name){ v->name, slash ? slash + 1 : v->file,
-					      address - v->address };
+	*out = (struct respec_symbol_name){ v->name, slash ? slash + 1 : v->file,
+					    address - v->address, v->function };
 	return true;
 }

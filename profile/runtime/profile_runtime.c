@@ -344,9 +344,10 @@ void __wrap__Exit(int status)
 	__real__Exit(status);
 }
 
-/* The variables the observed values point into, as the program's symbol
- * tables name them ("variable" records): a spec can state a pointer fact by
- * such a name (respec_variable), not by an address of this run. */
+/* The variables and functions the observed values point into, as the
+ * program's symbol tables name them ("variable" and "function" records): a
+ * spec can state a pointer fact by a variable's name (respec_variable), not by
+ * an address of this run, and runs with different addresses merge by name. */
 static int by_value(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -378,10 +379,11 @@ static void write_variables(FILE *out)
 	if (count)
 		qsort(values, count, sizeof *values, by_value);
 	for (size_t i = 0; i < count; i++) {
-		struct respec_variable_name v;
-		if ((i == 0 || values[i] != values[i - 1]) && respec_variable_at((uintptr_t)values[i], &v))
-			fprintf(out, "variable\t%llx\t%s\t%s\t%llu\t\t1\n", (unsigned long long)values[i],
-				v.file ? v.file : "", v.name, (unsigned long long)v.offset);
+		struct respec_symbol_name v;
+		if ((i == 0 || values[i] != values[i - 1]) && respec_symbol_at((uintptr_t)values[i], &v))
+			fprintf(out, "%s\t%llx\t%s\t%s\t%llu\t\t1\n", v.function ? "function" : "variable",
+				(unsigned long long)values[i], v.file ? v.file : "", v.name,
+				(unsigned long long)v.offset);
 	}
 	free(values);
 }

@@ -23,12 +23,15 @@
 // RUN: FileCheck %s --check-prefix=ENTRY < %t.report
 // RUN: FileCheck %s --check-prefix=RAW < %t.profile
 // A second run has its own addresses (ASLR); the two profiles' pointers to
-// xdrmem_ops merge by its name:
+// xdrmem_ops merge by its name,
 // RUN: env RESPEC_PROFILE_OUT=%t.profile2 %rpc-calls-profiled profiled udp 20 300
 // RUN: %respec profile report %t.profile %t.profile2 --top 3 --measure 0 | FileCheck %s --check-prefix=MERGED
 // MERGED: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
 // MERGED-NEXT: function called 48000 times
 // MERGED-NEXT: benefit {{[0-9]+}} (100.0% of {{[0-9]+}})
+// and so do the functions its entries hold, named too (not split into a
+// quasi-invariant of two addresses):
+// MERGED: xdr_int: xdrs->x_ops->x_getlong == xdr_mem.c:xdrmem_getlong
 // RUN: FileCheck %s --check-prefix=DRAFT < %t.specs/xdr_int_spec.c
 //
 // CHECK-DAG: XDR+0 (xdrs->x_op) is a quasi-invariant of each object: 3 values ({{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}}, {{[0-2]}}: {{.*}})
