@@ -66,6 +66,11 @@ std::string fileUri(const std::string &Path) {
 
 } // namespace
 
+std::string findingText(const Finding &F) {
+  return shownPath(F.file) + ":" + std::to_string(F.line) + ":" + std::to_string(F.column) + ": " +
+         kindName(F.kind) + ": " + F.subject + ": " + F.message;
+}
+
 std::string renderText(const GuardResult &Result) {
   std::string Out;
   raw_string_ostream OS(Out);
@@ -73,8 +78,7 @@ std::string renderText(const GuardResult &Result) {
   std::map<Category, unsigned> PerCategory;
   std::map<std::string, std::map<Category, unsigned>> PerSubject;
   for (const Finding &F : Result.findings) {
-    OS << shownPath(F.file) << ":" << F.line << ":" << F.column << ": " << kindName(F.kind)
-       << ": " << F.subject << ": " << F.message;
+    OS << findingText(F);
     if (!F.fixStatus.empty())
       OS << " [" << F.fixStatus << "]";
     OS << "\n";

@@ -15,6 +15,8 @@
 namespace respec::guard {
 
 std::string renderText(const GuardResult &Result);
+/// One finding as the text prints it: `file:line:col: kind: subject: what`.
+std::string findingText(const Finding &F);
 std::string renderSarif(const GuardResult &Result, const std::string &ToolVersion);
 
 } // namespace respec::guard

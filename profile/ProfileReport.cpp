@@ -1,6 +1,8 @@
 //===- ProfileReport.cpp - `respec profile report`: rank what a profile found ------===//
 #include "ProfileReport.h"
 #include "Diagnostics.h"
+#include "Guard.h"
+#include "GuardReport.h"
 #include "Process.h"
 #include "Report.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -142,10 +144,10 @@ void readProfile(const std::string &Path, Profile &P) {
   // so that the runs' pointers to one variable merge.
   std::map<uint64_t, uint64_t> Canonical;
   for (size_t L = 1; L < Lines.size(); ++L) {
+    if (!Lines[L].startswith("variable\t") && !Lines[L].startswith("function\t"))
+      continue;
     SmallVector<StringRef, 9> F;
     Lines[L].split(F, '\t');
-    if (F[0] != "variable" && F[0] != "function")
-      continue;
     std::string Where = Path + ":" + std::to_string(L + 1);
     if (F.size() < 7)
       throw SpecError(Where, "a record of " + std::to_string(F.size()) + " fields");
@@ -394,14 +396,18 @@ const Profile::SymbolName *symbolAt(const Candidate &C, uint64_t V, const Profil
   return It == P.symbols.end() || It->second.function != FunctionPointer ? nullptr : &It->second;
 }
 
+/// Whether the symbol is defined in Source, the file a measuring spec includes.
+bool definedIn(const Profile::SymbolName &Named, StringRef Source) {
+  return sys::path::filename(Source) == Named.file;
+}
+
 /// A variable as respec_variable() names it: "file.c:name", or "name" when
 /// file.c is C's function's own source, which the measuring spec includes
 /// (its file-statics are the spec's own then).
 std::string variableSpelling(const Profile::SymbolName &Named, const Candidate &C,
                              const Profile &P) {
   auto Definition = P.definitions.find(C.function);
-  bool Included = Definition != P.definitions.end() &&
-                  sys::path::filename(Definition->second.second) == Named.file;
+  bool Included = Definition != P.definitions.end() && definedIn(Named, Definition->second.second);
   return (Named.file.empty() || Included ? "" : Named.file + ":") + Named.name;
 }
 
@@ -676,7 +682,7 @@ bool definingSources(const std::vector<const Candidate *> &Facts, const Profile 
                      StringRef FunctionSource, std::vector<std::string> &Sources, std::string &Why) {
   for (const Candidate *C : Facts) {
     const Profile::SymbolName *Named = symbolAt(*C, C->dominant.value, P);
-    if (!Named || Named->file.empty() || sys::path::filename(FunctionSource) == Named->file)
+    if (!Named || Named->file.empty() || definedIn(*Named, FunctionSource))
       continue;
     auto Defining = llvm::find_if(P.sources, [&](auto &S) {
       return sys::path::filename(S.first) == Named->file;
@@ -833,52 +839,43 @@ std::string observedText(const Candidate &C, const Profile &P) {
 }
 
 /// What `respec guard --spec` finds in the profiled program's sources (its
-/// module records; compiled with Function's source's flags) for the terms
-/// of the draft spec at Path: every statement that may break one of its
-/// facts, each a guarded store to make, as comment lines; or why not.
+/// module records, each with its own flags) for the terms of the draft spec
+/// at Path: every statement that may break one of its facts, each a guarded
+/// store to make (guard's Write and Free findings), as comment lines; or why
+/// not.
 std::string guardListText(const std::string &Path, const std::string &Function, const Profile &P) {
-  const SourceFile &Source = P.sources.at(P.definitions.at(Function).second);
-  static int Anchor;
-  std::vector<std::string> Argv = {sys::fs::getMainExecutable("respec", &Anchor), "guard",
-                                   "--spec", Path};
-  for (auto &[File, Unit] : P.sources) {
+  auto Unit = [](const std::string &File, const SourceFile &Source) {
     SmallString<256> Absolute(File);
-    sys::fs::make_absolute(Unit.directory, Absolute);
-    Argv.push_back(std::string(Absolute));
-  }
-  for (std::string &Flag : specFlags(Source))
-    Argv.push_back(std::move(Flag));
-  Argv.push_back("-w");
-  std::string Log = Path + ".guard.log";
-  auto RemoveLog = make_scope_exit([&] { sys::fs::remove(Log); });
-  int Status;
+    sys::fs::make_absolute(Source.directory, Absolute);
+    std::vector<std::string> Flags = specFlags(Source);
+    Flags.push_back("-w");
+    return guard::SourceFile{std::string(Absolute), Source.directory, std::move(Flags)};
+  };
+  guard::GuardResult Result;
   try {
-    Status = layout::run({Argv, Source.directory, {}, Log});
+    guard::GuardOptions Options;
+    Options.terms = guard::termsOfSpec(Unit(Path, P.sources.at(P.definitions.at(Function).second)));
+    for (auto &[File, Source] : P.sources)
+      Options.sources.push_back(Unit(File, Source));
+    Result = guard::runGuard(Options);
   } catch (const SpecError &E) {
-    return " *   (respec guard did not run: " + std::string(E.what()) + ")\n";
+    return " *   (respec guard failed: " + std::string(E.what()) + ")\n";
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Output = MemoryBuffer::getFile(Log);
-  if (Status != 0 || !Output)
-    return " *   (respec guard failed: " + layout::tail(Log, 3) + ")\n";
-  // The statements that need a guard (writes and frees), then guard's summary.
   constexpr size_t Shown = 40;
-  std::vector<StringRef> Needed;
-  std::string Summary;
-  SmallVector<StringRef, 0> Lines;
-  (*Output)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef Line : Lines) {
-    for (StringRef Kind : {": store: ", ": compound: ", ": increment: ", ": object: ",
-                           ": memory: ", ": free: "})
-      if (Line.contains(Kind)) {
-        Needed.push_back(Line);
-        break;
-      }
-    if (Line.startswith("summary: "))
-      Summary = Line.drop_front(9).str();
+  std::vector<std::string> Needed;
+  unsigned Writes = 0, Frees = 0, Aliases = 0;
+  for (const guard::Finding &F : Result.findings) {
+    guard::Category Category = guard::categoryOf(F.kind);
+    Writes += Category == guard::Category::Write, Frees += Category == guard::Category::Free;
+    Aliases += Category == guard::Category::Alias;
+    if (Category == guard::Category::Write || Category == guard::Category::Free)
+      Needed.push_back(guard::findingText(F));
   }
-  std::string Text = " *   " + Summary + ":\n";
+  std::string Text = " *   " + std::to_string(Writes) + " writes and " + std::to_string(Frees) +
+                     " frees need a guard; " + std::to_string(Aliases) +
+                     " alias warnings to review (respec guard --spec lists them):\n";
   for (size_t I = 0; I < std::min(Needed.size(), Shown); ++I)
-    Text += " *     " + Needed[I].str() + "\n";
+    Text += " *     " + Needed[I] + "\n";
   if (Needed.size() > Shown)
     Text += " *     ... and " + std::to_string(Needed.size() - Shown) + " more\n";
   return Text;
