@@ -3,6 +3,7 @@
 #include "Diagnostics.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -43,6 +44,10 @@ std::vector<FunctionListing> listings(const SpecializationResult &R) {
     LineBindingTime &Line = L.lines[Loc.getLine()];
     Line.evaluated += BT.evaluated;
     Line.residual += BT.residual;
+    if (auto *Br = dyn_cast<BranchInst>(I); Br && Br->isConditional()) {
+      Line.branchesEvaluated += BT.evaluated;
+      Line.branchesResidual += BT.residual;
+    }
     L.last = std::max(L.last, Loc.getLine() + 1);
   }
   std::vector<FunctionListing> Out;
@@ -300,13 +305,15 @@ std::string renderJsonReport(const std::vector<ReportEntry> &Entries) {
       sys::fs::make_absolute(File);
       json::Array Lines;
       for (auto &[N, Info] : L.lines)
-        Lines.push_back(json::Array{N, Info.evaluated, Info.residual});
+        Lines.push_back(
+            json::Array{N, Info.evaluated, Info.residual, Info.branchesEvaluated, Info.branchesResidual});
       Listings.push_back(json::Object{{"function", L.name},
                                       {"file", File.str().str()},
                                       {"lines", std::move(Lines)}});
     }
     Functions.push_back(json::Object{{"function", E.function},
                                      {"instructionsAfter", E.instructionsAfter},
+                                     {"conditionalBranchesAfter", E.conditionalBranchesAfter},
                                      {"stats", std::move(Stats)},
                                      {"notes", json::Array(E.notes)},
                                      {"listings", std::move(Listings)}});

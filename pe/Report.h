@@ -7,7 +7,9 @@
 //   mixed     some of each (e.g. a store of a computed-away value)
 // followed by a summary of the statistics and the notes (budget hits, constructs
 // kept residual). Rendered for a terminal (colored on a tty) or as one
-// self-contained HTML page, or as JSON for tools (respec profile's prediction).
+// self-contained HTML page, or as JSON for tools (respec profile's prediction:
+// a line's row is [line, evaluated, residual, branches evaluated, branches
+// residual]).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RESPEC_PE_REPORT_H
@@ -20,9 +22,11 @@
 namespace respec {
 
 /// Binding time of one source line: how often its instructions were evaluated
-/// away and how often they were left residual.
+/// away and how often they were left residual; and of those, its conditional
+/// branches' (respec profile charges a residual branch its mispredictions).
 struct LineBindingTime {
   unsigned evaluated = 0, residual = 0;
+  unsigned branchesEvaluated = 0, branchesResidual = 0;
 };
 
 /// One reached generic function: its file and the lines it spans.
@@ -43,6 +47,7 @@ struct ReportEntry {
   std::vector<std::string> facts;
   std::vector<FunctionListing> listings;
   unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
+  unsigned conditionalBranchesAfter = 0;  ///< of them (the rest were folded or made selects)
 };
 
 /// Text for an HTML page (respec explain's, respec profile's).

@@ -73,6 +73,9 @@ struct Profile {
   /// from the block records; and per file name and line, for sources whose
   /// recorded directory was remapped (-ffile-prefix-map).
   std::map<std::pair<std::string, unsigned>, uint64_t> executed, executedByName;
+  /// The mispredictions the branches of each source line are estimated to
+  /// have made (branch records: each branch's rarer way), keyed the same two ways.
+  std::map<std::pair<std::string, unsigned>, uint64_t> mispredicted, mispredictedByName;
   /// CPU time of a program's processes (process records), by program.
   std::map<std::string, uint64_t> cpuNs;
   /// CPU time of the runs with the value profiling (run records), and the IR
@@ -189,6 +192,16 @@ void readProfile(const std::string &Path, Profile &P) {
         P.instructionsExecuted += Executed;
         P.executedByName[{sys::path::filename(F[3]).str(), LineNumber}] += Executed;
       }
+      continue;
+    }
+    if (Kind == "branch") {
+      if (F.size() != 8)
+        throw SpecError(Where, "a branch record of " + std::to_string(F.size()) + " fields");
+      uint64_t Held = std::min(Count, number(F[7], Where));
+      uint64_t Rarer = std::min(Held, Count - Held);
+      unsigned LineNumber = unsigned(number(F[4], Where));
+      P.mispredicted[{F[3].str(), LineNumber}] += Rarer;
+      P.mispredictedByName[{sys::path::filename(F[3]).str(), LineNumber}] += Rarer;
       continue;
     }
     if (Kind == "iocosts") {
@@ -633,10 +646,15 @@ std::string variantSuffix(const Candidate &Value, const Profile &P) {
 struct Measurement {
   uint64_t instructions = 0; ///< specialized, after cleanup
   uint64_t emitted = 0;      ///< residual instructions before cleanup
+  uint64_t branchesAfter = 0, branchesEmitted = 0; ///< conditional, after and before cleanup
   double specializeNs = 0;   ///< the wall time of respec explain: compile, specialize, clean up
-  /// Per reached source line (absolute file, line): its instructions'
-  /// evaluations folded away and residual copies emitted.
-  std::map<std::pair<std::string, unsigned>, std::pair<uint64_t, uint64_t>> lines;
+  /// A reached source line: its instructions' evaluations folded away and
+  /// residual copies emitted, and of those its conditional branches'.
+  struct Line {
+    uint64_t evaluated = 0, residual = 0, branchesEvaluated = 0, branchesResidual = 0;
+  };
+  /// By absolute file and line.
+  std::map<std::pair<std::string, unsigned>, Line> lines;
 };
 
 /// Reads explain's JSON report of Function_specialized; false if it is not one.
@@ -652,6 +670,7 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
     if (!E || E->getString("function") != Function + "_specialized")
       continue;
     M.instructions = E->getInteger("instructionsAfter").value_or(0);
+    M.branchesAfter = E->getInteger("conditionalBranchesAfter").value_or(0);
     if (const json::Object *Stats = E->getObject("stats"))
       if (std::optional<StringRef> Emitted = Stats->getString("residual instructions emitted"))
         Emitted->getAsInteger(10, M.emitted);
@@ -663,11 +682,13 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
         sys::path::remove_dots(File, /*remove_dot_dot=*/true);
         for (const json::Value &Line : Lines ? *Lines : json::Array()) {
           const json::Array *Row = Line.getAsArray();
-          if (!Row || Row->size() != 3)
+          if (!Row || Row->size() != 5)
             return false;
-          auto &[Evaluated, Residual] = M.lines[{File.str().str(), unsigned((*Row)[0].getAsInteger().value_or(0))}];
-          Evaluated += (*Row)[1].getAsInteger().value_or(0);
-          Residual += (*Row)[2].getAsInteger().value_or(0);
+          auto Count = [&](size_t Column) { return uint64_t((*Row)[Column].getAsInteger().value_or(0)); };
+          Measurement::Line &Counts = M.lines[{File.str().str(), unsigned(Count(0))}];
+          Counts.evaluated += Count(1), Counts.residual += Count(2);
+          Counts.branchesEvaluated += Count(3), Counts.branchesResidual += Count(4);
+          M.branchesEmitted += Count(4);
         }
       }
     return true;
@@ -783,35 +804,50 @@ std::optional<Measurement> measure(const std::string &Function,
 /// executed (ProfileReport.h says how, and what it leaves out).
 struct Prediction {
   double without = 0, with = 0; ///< per call
+  /// Of each: the mispredictions of the branches the facts leave, in IR
+  /// instructions per call.
+  double stalls = 0;
 };
 
 std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measurement> Specialized,
                                   ArrayRef<double> Shares, const Profile &P, uint64_t Calls,
-                                  double CallCost) {
-  double Executed = 0, WithoutCost = 0, WithCost = 0;
-  auto Residual = [](const std::pair<uint64_t, uint64_t> &Line) {
-    return double(Line.second) / double(std::max<uint64_t>(1, Line.first + Line.second));
+                                  const ReportOptions &O) {
+  double Executed = 0, WithoutCost = 0, WithCost = 0, Mispredictions = 0;
+  auto Residual = [](const Measurement &, const Measurement::Line &Line) {
+    return double(Line.residual) / double(std::max<uint64_t>(1, Line.evaluated + Line.residual));
+  };
+  // A line's branches left residual, less those LLVM's cleanup removed (it
+  // proves some, and makes others selects, which do not mispredict), as its
+  // static share. A line whose branches the partial evaluator saw as selects
+  // has none.
+  auto BranchesResidual = [](const Measurement &M, const Measurement::Line &Line) {
+    double Cleanup = M.branchesEmitted ? std::min(1.0, double(M.branchesAfter) / double(M.branchesEmitted)) : 0;
+    return Cleanup * double(Line.branchesResidual) /
+           double(std::max<uint64_t>(1, Line.branchesEvaluated + Line.branchesResidual));
   };
   // With a variant per value of a quasi-invariant, a line runs in the
   // variants that reach it: its residual share is their mean, weighed by the
   // shares of the calls each serves.
-  auto SpecializedShare = [&](const std::pair<std::string, unsigned> &Key) {
+  auto SpecializedShare = [&](const std::pair<std::string, unsigned> &Key, auto Share) {
     double Sum = 0, Weight = 0;
     for (size_t I = 0; I < Specialized.size(); ++I)
       if (auto Line = Specialized[I].lines.find(Key); Line != Specialized[I].lines.end())
-        Sum += Shares[I] * Residual(Line->second), Weight += Shares[I];
+        Sum += Shares[I] * Share(Specialized[I], Line->second), Weight += Shares[I];
     return Weight ? Sum / Weight : 0.0;
   };
   for (auto &[Key, Line] : Without.lines) {
-    uint64_t Ran = countOf(P.executed, Key);
-    if (!Ran)
-      Ran = countOf(P.executedByName, {sys::path::filename(Key.first).str(), Key.second});
+    uint64_t Ran = countOf(P.executed, Key), Missed = countOf(P.mispredicted, Key);
+    if (!Ran) {
+      std::pair<std::string, unsigned> Named = {sys::path::filename(Key.first).str(), Key.second};
+      Ran = countOf(P.executedByName, Named), Missed = countOf(P.mispredictedByName, Named);
+    }
     if (!Ran)
       continue;
     double Instructions = double(Ran);
     Executed += Instructions;
-    WithoutCost += Instructions * Residual(Line);
-    WithCost += Instructions * SpecializedShare(Key);
+    WithoutCost += Instructions * Residual(Without, Line);
+    WithCost += Instructions * SpecializedShare(Key, Residual);
+    Mispredictions += double(Missed) * SpecializedShare(Key, BranchesResidual);
   }
   if (Executed == 0 || Calls == 0)
     return std::nullopt;
@@ -824,8 +860,9 @@ std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measureme
   for (size_t I = 0; I < Specialized.size(); ++I)
     WithCleanup += Shares[I] * Cleanup(Specialized[I]), AllShares += Shares[I];
   WithCleanup /= AllShares;
-  return Prediction{WithoutCost * Cleanup(Without) / double(Calls) + CallCost,
-                    WithCost * WithCleanup / double(Calls) + CallCost};
+  double Stalls = Mispredictions * O.mispredictCost / double(Calls);
+  return Prediction{WithoutCost * Cleanup(Without) / double(Calls) + O.callCost + Stalls,
+                    WithCost * WithCleanup / double(Calls) + O.callCost + Stalls, Stalls};
 }
 
 /// What the run saw of a fact, for a draft spec's comment.
@@ -854,7 +891,9 @@ std::string guardListText(const std::string &Path, const std::string &Function, 
   guard::GuardResult Result;
   try {
     guard::GuardOptions Options;
-    Options.terms = guard::termsOfSpec(Unit(Path, P.sources.at(P.definitions.at(Function).second)));
+    guard::SourceFile Spec = Unit(Path, P.sources.at(P.definitions.at(Function).second));
+    Spec.flags.push_back("-I" + includeDir()); // <respec/respec.h>
+    Options.terms = guard::termsOfSpec(Spec);
     for (auto &[File, Source] : P.sources)
       Options.sources.push_back(Unit(File, Source));
     Result = guard::runGuard(Options);
@@ -1058,7 +1097,7 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
   }
   uint64_t Calls = countOf(P.calls, Function);
   std::optional<struct Prediction> Predicted =
-      predict(*Without, Specialized, Shares, P, Calls, O.callCost);
+      predict(*Without, Specialized, Shares, P, Calls, O);
   raw_string_ostream OS(Prediction);
   if (Predicted && Predicted->with <= 0)
     OS << "predicted: the facts fold every instruction of a call ("
@@ -1071,7 +1110,8 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
     OS << "predicted speedup " << format("%.1fx", Predicted->without / Predicted->with) << ": "
        << format("%.1f", Predicted->without) << " IR instructions per call without the facts, "
        << format("%.1f", Predicted->with) << " with them (" << format("%g", O.callCost)
-       << " of them the call); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
+       << " of them the call, " << format("%.1f", Predicted->stalls)
+       << " the mispredictions of the branches they leave); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
   std::vector<std::string> Lines = {Measured, OS.str()};
   for (const std::string &Fact : Dropped)

@@ -93,13 +93,37 @@
 // written. A line then costs its residual share in the variants that reach
 // it (their plain mean: the block counts do not say which value's calls ran
 // a line that several variants reach), and the draft spec holds a function
-// per value. It assumes a line's
-// executions split as its specialization did, counts a callee's lines for all
-// its callers, and knows nothing of the machine (a folded load is worth a
-// folded add). CallCost's default, 10, is about what bench/run bpf measures
-// for a filter whose body LLVM folds to `return 0` (ip6-tcp-syn: 1.6 ns, the
-// generic code running about 5.5 IR instructions per ns). bench/run profile
-// compares the prediction with the measured speedup of libpcap's filters.
+// per value.
+//
+// One cost is the machine's, not the instructions': a mispredicted branch.
+// A branch the facts leave (on a line the specialized code keeps) tests what
+// they do not fix, a packet's bytes or the input, and the generic code makes
+// the same decision (in that test, or in the dispatch that follows it), so
+// its mispredictions cost both sides alike: they are what keeps the speedup
+// of a filter over unpredictable packets below its ratio of instructions.
+// The branch records count each branch's two ways; a branch is estimated to
+// miss each time it goes its rarer way (as a predictor would on independent
+// outcomes; a branch whose ways alternate in a pattern is predicted better,
+// one at 50% no worse). Each miss costs MispredictCost IR instructions, on
+// both sides. A line's misses are weighed by the share of its conditional
+// branches the partial evaluator left residual with the facts, and by the
+// share of the specialized code's conditional branches that LLVM's cleanup
+// kept (it proves some, and makes others selects, which do not mispredict:
+// a filter whose tests become a chain of selects pays for none). Branches
+// the facts fold are taken as predicted in the generic code (a fixed
+// program's dispatch repeats). explain's JSON gives both counts: per line,
+// its branches evaluated and residual; per function, its conditional
+// branches after cleanup.
+//
+// The model assumes a line's executions split as its specialization did,
+// counts a callee's lines for all its callers, and knows nothing else of the
+// machine (a folded load is worth a folded add). CallCost's default, 10, is
+// about what bench/run bpf measures for a filter whose body LLVM folds to
+// `return 0` (ip6-tcp-syn: 1.6 ns, the generic code running about 5.5 IR
+// instructions per ns). MispredictCost's, 30: a miss costs a current x86 core
+// about 15-20 cycles, 5-7 ns at this machine's 2.3-3 GHz, 30-40 instructions
+// at that rate. bench/run profile compares the prediction with the measured
+// speedup of libpcap's filters.
 //
 // For a measured function the report also gives Synthetix's estimate in ns
 // for the profiled run: calls x (generic - specialized IR instructions per
@@ -130,6 +154,7 @@
 //   region  FUNCTION LOCATION PARAM TERM CTYPE COUNT BASES STATS [CELLS]
 //   write   FUNCTION LOCATION "" TERM "" COUNT
 //   block   FUNCTION LOCATION FILE LINES "" COUNT
+//   branch  FUNCTION LOCATION FILE LINE "" COUNT HELD
 //   file    PROGRAM PATH FILE-STATS "" "" READS
 //   process PROGRAM OBSERVER-NS "" "" "" CPU-NS
 //   run     PROGRAM "" "" "" "" CPU-NS
@@ -140,7 +165,8 @@
 // VALUES: comma-separated hex:count:error (space-saving top values); STATS:
 // offsets:changed:stable-reads:untracked:low:high; CELLS, when no offset
 // changed: comma-separated offset:size:hex value. FILE: the block's source,
-// absolute; LINES: comma-separated line=instructions of the block.
+// absolute; LINES: comma-separated line=instructions of the block. HELD: the
+// branch's executions whose condition held (it went to its first successor).
 // FILE-STATS: opens:bytes read:preads:seeks elsewhere:shares (dup, fork):reads
 // by a second thread:largest size:ns in read(2). COSTS: librespec-io's read(2)
 // ns, kernel and user copy ns per KiB, setup ns, map ns, page-table population
@@ -177,6 +203,9 @@ struct ReportOptions {
   /// What a call costs when its body is gone (the call and return, moving
   /// the arguments), in IR instructions, for the predicted speedup.
   double callCost = 10.0;
+  /// What a mispredicted branch costs, in IR instructions, for the predicted
+  /// speedup: the ones the facts leave, on both sides.
+  double mispredictCost = 30.0;
   /// For Synthetix's estimate in ns: a guarded store's cost above a plain one,
   /// and a replug's (a guard that fires), from bench/results/runtime.json
   /// (guard_ns_above_plain_store: 0.004; guard-fire: 779 ns).

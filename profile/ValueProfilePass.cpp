@@ -20,7 +20,11 @@
 //   block   how often each basic block runs, with the source lines of its
 //           instructions: the instructions each line executed, which the
 //           report weighs with the partial evaluator's binding times to
-//           predict a speedup.
+//           predict a speedup;
+//   branch  how often each conditional branch went each way: the report's
+//           estimate of the mispredictions of the branches specialization
+//           leaves (a branch that goes either way unpredictably stalls the
+//           generic and the specialized code alike).
 //
 // The sketches (top values, changes, per-offset stability) are the runtime's;
 // `respec profile report` ranks them (profile/ProfileReport.h).
@@ -37,9 +41,10 @@
 //                                    writes everywhere)
 //
 // What the instrumented code does inline, so that a profiled run stays within a
-// small factor of the program's speed: a call or a write adds one to its
-// site's counter (a plain load and store: an increment lost to a concurrent
-// one is a sampling error, not a data race in LLVM's memory model); a value or
+// small factor of the program's speed: a call, a write or a block adds one to
+// its site's counter, a branch to the counter of the way it went (a plain load
+// and store: an increment lost to a concurrent one is a sampling error, not a
+// data race in LLVM's memory model); a value or
 // region observation counts down its site's countdown and calls the runtime
 // only when it runs out. The runtime then records the observation with the
 // weight of the observations it stands for and sets the next countdown: every
@@ -397,7 +402,7 @@ public:
   bool run();
 
 private:
-  enum Kind { Call, Param, Field, Region, Write, Block, ModuleInfo };
+  enum Kind { Call, Param, Field, Region, Write, Block, Branch, ModuleInfo };
   struct Site {
     std::string descriptor;
     Kind kind;
@@ -408,11 +413,14 @@ private:
   /// Counts one event of site Index at B (a call, a write): an increment of its
   /// counter, without a lock (under contention an increment may be lost).
   void countAt(IRBuilder<> &B, unsigned Index);
+  /// Adds one to the counter word at Counter (the same way).
+  void increment(IRBuilder<> &B, Value *Counter);
   /// Calls Hook(state, Arguments...) at B when site Index's countdown runs out
   /// (the runtime sets it: every observation at first, then one in a period).
   void sampleAt(IRBuilder<> &B, unsigned Index, FunctionCallee Hook, ArrayRef<Value *> Arguments);
   void instrumentFunction(Function &F);
   void countBlocks(Function &F);
+  void countBranch(BranchInst &Br, const std::string &Function, StringRef File);
   void instrumentLoad(LoadInst &Load);
   void describeModule();
   void registerSites();
@@ -442,14 +450,18 @@ FunctionCallee ValueProfile::hook(StringRef Name, ArrayRef<Type *> Params) {
 }
 
 unsigned ValueProfile::addSite(Kind K, std::string Descriptor) {
-  static const char *Names[] = {"call", "param", "field", "region", "write", "block", "module"};
+  static const char *Names[] = {"call", "param", "field", "region", "write", "block", "branch", "module"};
   sites.push_back({std::string(Names[K]) + "\t" + Descriptor, K});
   return sites.size() - 1;
 }
 
 void ValueProfile::countAt(IRBuilder<> &B, unsigned Index) {
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Value *Counter = B.CreateConstInBoundsGEP2_64(ArrayType::get(I64, 0), countersPlaceholder, 0, 2 * Index);
+  increment(B, B.CreateConstInBoundsGEP2_64(ArrayType::get(B.getInt64Ty(), 0), countersPlaceholder, 0,
+                                            2 * Index));
+}
+
+void ValueProfile::increment(IRBuilder<> &B, Value *Counter) {
+  Type *I64 = B.getInt64Ty();
   LoadInst *Count = B.CreateAlignedLoad(I64, Counter, Align(8));
   Count->setAtomic(AtomicOrdering::Monotonic);
   B.CreateAlignedStore(B.CreateAdd(Count, B.getInt64(1)), Counter, Align(8))
@@ -528,7 +540,8 @@ void ValueProfile::instrumentFunction(Function &F) {
 }
 
 /// A counter per basic block, described by the instructions of each source line
-/// in it ("12=3,13=1"), before any instrumentation is added. Lines are those of
+/// in it ("12=3,13=1"), and two per conditional branch, before any
+/// instrumentation is added (its own checks branch too). Lines are those of
 /// F's own file (nothing is inlined yet), as the partial evaluator's listing
 /// attributes them (pe/Report.cpp).
 void ValueProfile::countBlocks(Function &F) {
@@ -556,7 +569,24 @@ void ValueProfile::countBlocks(Function &F) {
     countAt(B, addSite(Block, F.getName().str() + "\t" + File.str().str() + ":" +
                                   std::to_string(Lines.begin()->first) + "\t" +
                                   File.str().str() + "\t" + Histogram + "\t"));
+    if (auto *Br = dyn_cast<BranchInst>(BB.getTerminator()); Br && Br->isConditional())
+      countBranch(*Br, F.getName().str(), File);
   }
+}
+
+/// The site's first counter word counts the executions of Br that went to its
+/// first successor (its condition true), the second those that went to the
+/// other: an increment of the word the condition selects.
+void ValueProfile::countBranch(BranchInst &Br, const std::string &Function, StringRef File) {
+  const DebugLoc &Loc = Br.getDebugLoc();
+  if (!Loc || !Loc.getLine())
+    return;
+  std::string Line = std::to_string(Loc.getLine());
+  unsigned Index = addSite(Branch, Function + "\t" + File.str() + ":" + Line + "\t" + File.str() +
+                                       "\t" + Line + "\t");
+  IRBuilder<> B(&Br);
+  Value *Word = B.CreateSelect(Br.getCondition(), B.getInt64(2 * Index), B.getInt64(2 * Index + 1));
+  increment(B, B.CreateInBoundsGEP(B.getInt64Ty(), countersPlaceholder, Word));
 }
 
 void ValueProfile::instrumentLoad(LoadInst &Load) {
@@ -593,10 +623,11 @@ void ValueProfile::registerSites() {
                                     Constant::getNullValue(Slots), "__respec_profile_states");
   statesPlaceholder->replaceAllUsesWith(States);
   statesPlaceholder->eraseFromParent();
-  // Every countdown starts at 1: the first observation of each site is recorded.
+  // Every countdown starts at 1: the first observation of each site is
+  // recorded. A branch's second word counts, from 0.
   std::vector<Constant *> Words;
-  for (size_t I = 0; I < sites.size(); ++I)
-    Words.insert(Words.end(), {ConstantInt::get(I64, 0), ConstantInt::get(I64, 1)});
+  for (const Site &S : sites)
+    Words.insert(Words.end(), {ConstantInt::get(I64, 0), ConstantInt::get(I64, S.kind != Branch)});
   ArrayType *CounterWords = ArrayType::get(I64, Words.size());
   auto *Counters = new GlobalVariable(M, CounterWords, false, GlobalValue::InternalLinkage,
                                       ConstantArray::get(CounterWords, Words),

@@ -27,7 +27,9 @@
  *   region sites: per offset from the parameter, the first value read there
  *     and whether a later read differed (an open-addressed table of
  *     REGION_OFFSETS offsets; more offsets are counted, not tracked);
- *   call, write and block sites: a count.
+ *   call, write and block sites: a count;
+ *   branch sites: a count per way (its two words), written as the executions
+ *     and the ones whose condition held.
  *
  * The profile (format in profile/ProfileReport.h) goes to $RESPEC_PROFILE_OUT, where
  * "%p" becomes the process id (default respec-profile.%p.txt): written to a
@@ -60,7 +62,16 @@
 #define EXACT_OBSERVATIONS 1024
 #define SAMPLE_PERIOD 64
 
-enum site_kind { SITE_CALL, SITE_PARAM, SITE_FIELD, SITE_REGION, SITE_WRITE, SITE_BLOCK, SITE_MODULE };
+enum site_kind {
+	SITE_CALL,
+	SITE_PARAM,
+	SITE_FIELD,
+	SITE_REGION,
+	SITE_WRITE,
+	SITE_BLOCK,
+	SITE_BRANCH,
+	SITE_MODULE
+};
 
 struct region_cell {
 	int64_t offset;
@@ -73,7 +84,8 @@ struct site {
 	atomic_flag lock;
 	enum site_kind kind;
 	const char *descriptor;
-	/* The module's two words: events (call and write sites), countdown. */
+	/* The module's two words: events (call, write and block sites),
+	 * countdown; a branch site's, its executions either way. */
 	uint64_t *counter;
 	uint64_t period; /* the weight of the next recorded observation */
 	uint64_t random; /* xorshift state for the periods */
@@ -122,7 +134,8 @@ static pid_t profiled_process;
 void __respec_profile_register(const char *const *descriptors, struct site **states,
 			       uint64_t *counters, uint64_t n)
 {
-	static const char *kinds[] = {"call", "param", "field", "region", "write", "block", "module"};
+	static const char *kinds[] = {"call",  "param", "field",  "region",
+				      "write", "block", "branch", "module"};
 	enum { KINDS = sizeof kinds / sizeof kinds[0] };
 	for (uint64_t i = 0; i < n; i++) {
 		struct site *s = calloc(1, sizeof *s);
@@ -248,14 +261,18 @@ void __respec_profile_region(struct site *s, const void *base, const void *addre
 
 static void write_site(FILE *out, struct site *s)
 {
+	uint64_t counted = __atomic_load_n(&s->counter[0], __ATOMIC_RELAXED);
 	uint64_t count = s->kind == SITE_MODULE ? 1
 			 : s->kind == SITE_CALL || s->kind == SITE_WRITE || s->kind == SITE_BLOCK
-				 ? __atomic_load_n(&s->counter[0], __ATOMIC_RELAXED)
-				 : s->count;
+				 ? counted
+			 : s->kind == SITE_BRANCH ? counted + __atomic_load_n(&s->counter[1], __ATOMIC_RELAXED)
+						  : s->count;
 	if (!count)
 		return;
 	fprintf(out, "%s\t%llu", s->descriptor, (unsigned long long)count);
-	if (s->kind == SITE_PARAM || s->kind == SITE_FIELD) {
+	if (s->kind == SITE_BRANCH) {
+		fprintf(out, "\t%llu", (unsigned long long)counted);
+	} else if (s->kind == SITE_PARAM || s->kind == SITE_FIELD) {
 		/* Changes were seen between recorded observations: scaled to all of
 		 * them (exact while every observation is recorded). */
 		double changes = s->samples ? (double)s->changes * (double)s->count / (double)s->samples : 0;
@@ -322,7 +339,7 @@ static void reset_in_child(void)
 		s->used = 0;
 		memset(s->errors, 0, sizeof s->errors);
 		s->period = 1;
-		__atomic_store_n(&s->counter[1], 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->counter[1], s->kind == SITE_BRANCH ? 0 : 1, __ATOMIC_RELAXED);
 		if (s->cells)
 			memset(s->cells, 0, REGION_OFFSETS * sizeof *s->cells);
 	}

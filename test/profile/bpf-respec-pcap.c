@@ -18,4 +18,4 @@
 // CHECK-NEXT: measured by the partial evaluator: {{.*}} specializes to [[#]] instructions with memory behind 'pc' {{.*}}, [[#]] without ({{[1-9][0-9]*}} fewer)
 // and predicts a speedup from the run's block counts (bench/run profile
 // compares it with respec-pcap's measured one):
-// CHECK-NEXT: predicted speedup {{[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call); [[#]] fewer over the run
+// CHECK-NEXT: predicted speedup {{[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call, {{[0-9.]+}} the mispredictions of the branches they leave); [[#]] fewer over the run

@@ -25,7 +25,9 @@
 // A second run has its own addresses (ASLR); the two profiles' pointers to
 // xdrmem_ops merge by its name,
 // RUN: env RESPEC_PROFILE_OUT=%t.profile2 %rpc-calls-profiled profiled udp 20 300
-// RUN: %respec profile report %t.profile %t.profile2 --top 3 --measure 0 | FileCheck %s --check-prefix=MERGED
+// (the table's x_putlong and x_getlong entries are read about as often, so
+// either can rank third: the fourth is listed too)
+// RUN: %respec profile report %t.profile %t.profile2 --top 4 --measure 0 | FileCheck %s --check-prefix=MERGED
 // MERGED: xdr_int: xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops")
 // MERGED-NEXT: function called 48000 times
 // MERGED-NEXT: benefit {{[0-9]+}} (100.0% of {{[0-9]+}})

@@ -30,7 +30,7 @@
 // The run's block counts weighed by what the partial evaluator left residual
 // on each line: the test of s->op goes, and the indirect call becomes put's
 // body.
-// CHECK-NEXT: predicted speedup {{1\.[1-9]|[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call); [[#]] fewer over the run
+// CHECK-NEXT: predicted speedup {{1\.[1-9]|[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call, {{[0-9.]+}} the mispredictions of the branches they leave); [[#]] fewer over the run
 // and Synthetix's estimate in ns: this short run would not pay for specializing
 // (a guard on each fact's one write: s->op's and s->ops's).
 // CHECK-NEXT: Synthetix's estimate for the run: -{{[0-9.]+}} ms = 960 calls x {{[0-9.]+}} IR instructions x {{[0-9.]+}} ns ({{[0-9.]+}} ms) - specializing {{[0-9.]+}} ms - 2 guarded writes and 0 replugs
@@ -45,7 +45,7 @@
 // CHECK-NEXT: measured by the partial evaluator: run specializes to [[#]] instructions with memory behind 'pc' {{.*}}, [[#]] without ({{[1-9][0-9]*}} fewer)
 // Six dispatches per call folded into the four operations they select, plus
 // the call itself (--call-cost 10):
-// CHECK-NEXT: predicted speedup {{[3-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, 14.0 with them (10 of them the call); [[#]] fewer over the run
+// CHECK-NEXT: predicted speedup {{[3-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, 14.0 with them (10 of them the call, {{[0-9.]+}} the mispredictions of the branches they leave); [[#]] fewer over the run
 // A load at an offset from a `void *` has no member to name (this crashed the
 // plugin once, on libpcap):
 // CHECK: 5. uses_opaque: *(uint32_t *)((char *)context + 4) == 3

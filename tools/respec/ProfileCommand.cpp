@@ -101,6 +101,9 @@ report options (also with --train):
   --call-cost N        what a call costs once its body is gone, in IR
                        instructions, added to both sides of a predicted
                        speedup (default 10)
+  --mispredict-cost N  what a mispredicted branch costs, in IR instructions:
+                       the branches the facts leave (each estimated to miss
+                       its rarer way), added to both sides (default 30)
   --specs DIR          write DIR/FUNCTION_spec.c for the listed candidates
   --html FILE          also write the report as a self-contained HTML page
   -h, --help           this text
@@ -190,6 +193,8 @@ bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportO
     O.htmlPath = Value();
   else if (Arg == "--call-cost")
     O.callCost = realValue(Arg, Value());
+  else if (Arg == "--mispredict-cost")
+    O.mispredictCost = realValue(Arg, Value());
   else if (Arg == "--specs")
     O.specDir = Value().str();
   else

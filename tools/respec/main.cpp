@@ -25,6 +25,7 @@
 #include "Report.h"
 #include "Usage.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -482,17 +483,24 @@ int run(CommandLine &CL) {
   optimize(*M, CL.optLevel, Done, CL.minReroll);
   // Counted here, for both commands: code generation rewrites the IR it compiles.
   // Recursive variants count with their spec.
-  std::vector<unsigned> Sizes;
+  std::vector<unsigned> Sizes, ConditionalBranches;
   for (const Specialized &S : Done) {
-    unsigned Size = 0;
-    for (const Function *F : specializedCode(*M, S))
+    unsigned Size = 0, Branches = 0;
+    for (const Function *F : specializedCode(*M, S)) {
       Size += F->getInstructionCount();
+      for (const BasicBlock &BB : *F)
+        if (auto *Br = dyn_cast<BranchInst>(BB.getTerminator()); Br && Br->isConditional())
+          ++Branches;
+    }
     Sizes.push_back(Size);
+    ConditionalBranches.push_back(Branches);
   }
 
   if (CL.command == "explain") {
-    for (auto [Entry, Size] : llvm::zip(Entries, Sizes))
+    for (auto [Entry, Size, Branches] : llvm::zip(Entries, Sizes, ConditionalBranches)) {
       Entry.instructionsAfter = Size;
+      Entry.conditionalBranchesAfter = Branches;
+    }
     bool Color = CL.color == "always" || (CL.color == "auto" && isatty(STDOUT_FILENO));
     printTextReport(outs(), Entries, Color);
     if (!CL.html.empty())
