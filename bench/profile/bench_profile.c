@@ -68,9 +68,12 @@
  * CPU); the variants' outputs are checked equal first (rpc-calls prints its time per
  * call: only the digest of the echoes is compared). The profiled runs write their
  * profile into a work directory, as a user's would.
+ *
+ * Then the cases writes-0 ... writes-unbounded: the feedback policy's curve, a
+ * predicate under an adversarial writer (feedback_curve.c).
  */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "feedback_curve.h"
 #include <rpc/types.h>
 #include <rpc/xdr.h>
 #include <time.h>
@@ -499,8 +502,10 @@ int main(int argc, char **argv)
 	compare_predictions(bench, work, files, quick ? 3 : 11);
 	compare_io_predictions(bench, work, quick ? 3 : 11);
 	compare_rpc_prediction(bench, work, quick ? 3 : 11);
+	feedback_curve_add(bench);
 
 	int status = bench_run(bench);
+	feedback_curve_print_stats();
 	if (system(bench_text("rm -rf %s", work)) != 0)
 		fprintf(stderr, "bench-profile: could not remove %s\n", work);
 	return status;

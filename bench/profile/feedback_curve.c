@@ -1,10 +1,8 @@
 /*
- * bench_feedback.c — a predicate under an adversarial writer: the reader's
- * throughput as the writer breaks the predicate ever faster, for generic code,
- * for code re-specialized after every break, and for the default feedback
- * policy (runtime/feedback.c).
- *
- *   bench-feedback [--quick] [--json FILE] [--rounds N] [--seed N]
+ * feedback_curve.c — part of `bench/run profile` (issue 15's benchmark): a
+ * predicate under an adversarial writer, the reader's throughput as the writer
+ * breaks the predicate ever faster, for generic code, for code re-specialized
+ * after every break, and for the default feedback policy (runtime/feedback.c).
  *
  * The reader (the harness's timed loop, pinned to one CPU) calls a slot: a
  * checksum of a 256-byte record whose layout (`format`, the predicate's term)
@@ -13,7 +11,7 @@
  * formats (both give the same checksum, so every variant's output agrees). A
  * writer thread on the other CPU flips the format with RESPEC_GUARDED_STORE at
  * the case's rate: 0, 100, 1,000, 10,000 or 100,000 writes per second, or as
- * fast as it can ("unbounded").
+ * fast as it can ("unbounded"); between these cases it sleeps.
  *
  * Variants, each on an object and slot of its own:
  *   generic   no predicate: the slot keeps the generic implementation, the
@@ -31,7 +29,7 @@
  * and back-offs are printed.
  */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "feedback_curve.h"
 #include "respec/runtime.h"
 
 #include <pthread.h>
@@ -52,7 +50,10 @@ enum format { LITTLE_ENDIAN_FIELDS, BIG_ENDIAN_FIELDS };
 struct record_stream {
 	respec_spid spid;
 	_Atomic int format; /* the term (atomic: the reader loads it while the writer flips it) */
-	unsigned char record[RECORD_BYTES];
+	/* Every variant's record at the same placement, a cache line's start: at
+	 * some offsets the Intel machine's loads of the fields took 1.7 times as
+	 * long, a difference between variants that the curve is not about. */
+	_Alignas(64) unsigned char record[RECORD_BYTES];
 };
 
 typedef uint64_t (*checksum_fn)(const struct record_stream *);
@@ -193,9 +194,10 @@ static uint64_t digest(void *ctx)
 
 static struct variant *new_variant(const char *name, respec_policy_fn policy)
 {
-	struct variant *v = calloc(1, sizeof *v);
+	struct variant *v = aligned_alloc(_Alignof(struct variant), sizeof *v);
 	if (!v)
 		abort();
+	memset(v, 0, sizeof *v);
 	v->name = name;
 	for (int i = 0; i < RECORD_BYTES; i++)
 		v->stream.record[i] = (unsigned char)(i * 37 + 11);
@@ -211,7 +213,7 @@ static struct variant *new_variant(const char *name, respec_policy_fn policy)
 		goto fail;
 	return v;
 fail:
-	fprintf(stderr, "bench-feedback: %s: %s\n", name, respec_last_error());
+	fprintf(stderr, "bench-profile: %s: %s\n", name, respec_last_error());
 	exit(1);
 }
 
@@ -223,31 +225,31 @@ static bool pin_to_cpu(pthread_t thread, int cpu)
 	return pthread_setaffinity_np(thread, sizeof set, &set) == 0;
 }
 
-int main(int argc, char **argv)
-{
-	struct bench *bench = bench_create("feedback", argc, argv);
-	static struct rate_case rates[] = {
-		{"writes-0", 0, false, {0}},
-		{"writes-100/s", 10000000, true, {0}},
-		{"writes-1000/s", 1000000, true, {0}},
-		{"writes-10000/s", 100000, true, {0}},
-		{"writes-100000/s", 10000, true, {0}},
-		{"writes-unbounded", 0, true, {0}},
-	};
-	enum { RATES = sizeof rates / sizeof rates[0] };
-	static const char *const names[3] = {"generic", "always", "feedback"};
-	static struct sample samples[RATES][3];
+static struct rate_case rates[] = {
+	{"writes-0", 0, false, {0}},
+	{"writes-100/s", 10000000, true, {0}},
+	{"writes-1000/s", 1000000, true, {0}},
+	{"writes-10000/s", 100000, true, {0}},
+	{"writes-100000/s", 10000, true, {0}},
+	{"writes-unbounded", 0, true, {0}},
+};
+enum { RATES = sizeof rates / sizeof rates[0] };
+static const char *const names[3] = {"generic", "always", "feedback"};
+static uint64_t writes_before;
 
-	/* The reader on CPU 0 (the harness pins the timing thread where it runs),
-	 * the writer on CPU 1, as far as the machine has two. */
-	int reader_cpu = 0, writer_cpu = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
-	pin_to_cpu(pthread_self(), reader_cpu);
+void feedback_curve_add(struct bench *bench)
+{
+	static struct sample samples[RATES][3];
+	/* The reader on the harness's CPU, the writer on another, as far as the
+	 * machine has two. */
 	bench_pin_to_current_cpu(bench);
+	int reader_cpu = sched_getcpu(), cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int writer_cpu = cpus > 1 ? (reader_cpu + 1) % cpus : reader_cpu;
 	pthread_t writer_thread;
 	if (pthread_create(&writer_thread, NULL, writer, NULL) != 0 ||
 	    !pin_to_cpu(writer_thread, writer_cpu)) {
-		fprintf(stderr, "bench-feedback: cannot start the writer on CPU %d\n", writer_cpu);
-		return 1;
+		fprintf(stderr, "bench-profile: cannot start the writer on CPU %d\n", writer_cpu);
+		exit(1);
 	}
 	for (int r = 0; r < RATES; r++) {
 		struct bench_case *c = bench_add_case(bench, rates[r].name);
@@ -262,15 +264,16 @@ int main(int argc, char **argv)
 			bench_add_variant(c, names[k], run, digest, &samples[r][k]);
 		}
 	}
-	bench_extra_string(bench, "pinning",
-			   writer_cpu != reader_cpu ? "reader CPU 0, writer CPU 1"
-						    : "reader and writer on CPU 0 (one CPU)");
-	bench_extra_string(bench, "clock", "wall (the writer's damage to the reader included)");
+	bench_extra_string(bench, "feedback_pinning",
+			   bench_text("reader CPU %d, writer CPU %d", reader_cpu, writer_cpu));
+	bench_extra_string(bench, "feedback_clock", "wall (the writer's damage to the reader included)");
+	writes_before = atomic_load(&writes_done);
+}
 
-	uint64_t before = atomic_load(&writes_done);
-	int status = bench_run(bench);
+void feedback_curve_print_stats(void)
+{
 	printf("writer: %llu guarded stores during the run\n",
-	       (unsigned long long)(atomic_load(&writes_done) - before));
+	       (unsigned long long)(atomic_load(&writes_done) - writes_before));
 	for (int r = 0; r < RATES; r++)
 		for (int k = 1; k < 3; k++) {
 			respec_predicate_stats st;
@@ -280,5 +283,4 @@ int main(int argc, char **argv)
 				       (unsigned long long)st.respecializations,
 				       (unsigned long long)st.backoffs);
 		}
-	return status;
 }
