@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Diagnostics.h"
+#include "Driver.h"
 #include "Guard.h"
+#include "Driver.h"
 #include "SourceDatabase.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -97,7 +99,9 @@ struct SpecAction {
 
 std::vector<TermRequest> termsOfSpec(const SourceFile &Spec) {
   std::vector<TermRequest> Terms;
-  SourceDatabase Database({Spec}, {"-D__RESPEC_PE__"});
+  // A spec includes <respec/respec.h>: respec's own, wherever the spec's flags
+  // look first.
+  SourceDatabase Database({Spec}, {"-D__RESPEC_PE__", "-I" + includeDir()});
   tooling::ClangTool Tool(Database, {Spec.path});
   SpecAction Action{Terms};
   if (Tool.run(tooling::newFrontendActionFactory(&Action).get()) != 0)

@@ -44,10 +44,8 @@ std::vector<FunctionListing> listings(const SpecializationResult &R) {
     LineBindingTime &Line = L.lines[Loc.getLine()];
     Line.evaluated += BT.evaluated;
     Line.residual += BT.residual;
-    if (auto *Br = dyn_cast<BranchInst>(I); Br && Br->isConditional()) {
-      Line.branchesEvaluated += BT.evaluated;
-      Line.branchesResidual += BT.residual;
-    }
+    Line.branchesEvaluated += BT.evaluated * conditionalBranches(*I);
+    Line.branchesResidual += BT.residual * conditionalBranches(*I);
     L.last = std::max(L.last, Loc.getLine() + 1);
   }
   std::vector<FunctionListing> Out;
@@ -170,11 +168,21 @@ std::string describeFact(const ExternalFactReport &F) {
   return Line;
 }
 
+unsigned conditionalBranches(const Instruction &I) {
+  if (auto *Br = dyn_cast<BranchInst>(&I))
+    return Br->isConditional();
+  if (auto *Switch = dyn_cast<SwitchInst>(&I))
+    return Switch->getNumCases();
+  return 0;
+}
+
 ReportEntry makeReportEntry(const std::string &Function, const SpecializationResult &R) {
   ReportEntry E;
   E.function = Function;
   E.stats = R.stats;
   E.listings = listings(R);
+  for (auto &[I, BT] : R.bindingTimes)
+    E.conditionalBranchesEmitted += BT.residual * conditionalBranches(*I);
   for (const Note &N : R.notes)
     E.notes.push_back((N.loc ? formatLocation(N.loc) + ": " : "") + N.message);
   for (const Assumption &A : R.assumptions) {
@@ -313,6 +321,7 @@ std::string renderJsonReport(const std::vector<ReportEntry> &Entries) {
     }
     Functions.push_back(json::Object{{"function", E.function},
                                      {"instructionsAfter", E.instructionsAfter},
+                                     {"conditionalBranchesEmitted", E.conditionalBranchesEmitted},
                                      {"conditionalBranchesAfter", E.conditionalBranchesAfter},
                                      {"stats", std::move(Stats)},
                                      {"notes", json::Array(E.notes)},

@@ -23,7 +23,8 @@ namespace respec {
 
 /// Binding time of one source line: how often its instructions were evaluated
 /// away and how often they were left residual; and of those, its conditional
-/// branches' (respec profile charges a residual branch its mispredictions).
+/// branches' (conditionalBranches: respec profile charges a residual branch its
+/// mispredictions).
 struct LineBindingTime {
   unsigned evaluated = 0, residual = 0;
   unsigned branchesEvaluated = 0, branchesResidual = 0;
@@ -47,7 +48,9 @@ struct ReportEntry {
   std::vector<std::string> facts;
   std::vector<FunctionListing> listings;
   unsigned instructionsAfter = 0;         ///< after LLVM's cleanup pipeline
-  unsigned conditionalBranchesAfter = 0;  ///< of them (the rest were folded or made selects)
+  /// Conditional branches (conditionalBranches) left residual, and in the code
+  /// after cleanup (which proves some and makes others selects).
+  unsigned conditionalBranchesEmitted = 0, conditionalBranchesAfter = 0;
 };
 
 /// Text for an HTML page (respec explain's, respec profile's).
@@ -66,9 +69,16 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<ReportEntry> &Entr
 std::string renderHtmlReport(const std::vector<ReportEntry> &Entries,
                              const std::string &Title);
 /// The same, for programs: each specialized function's statistics (by the text
-/// report's labels), notes and, per reached generic function, its lines as
-/// [line, times evaluated away, times left residual], files absolute.
+/// report's labels), notes, its conditional branches emitted and after cleanup,
+/// and, per reached generic function, its lines as [line, times evaluated away,
+/// times left residual, of which conditional branches: times evaluated away,
+/// times left residual], files absolute.
 std::string renderJsonReport(const std::vector<ReportEntry> &Entries);
+
+/// How many conditional branches a terminator is: 1 for a conditional br, a
+/// switch's cases (a chain of compares, as small switches are lowered), 0
+/// otherwise.
+unsigned conditionalBranches(const llvm::Instruction &I);
 
 } // namespace respec
 

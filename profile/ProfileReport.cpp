@@ -670,6 +670,7 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
     if (!E || E->getString("function") != Function + "_specialized")
       continue;
     M.instructions = E->getInteger("instructionsAfter").value_or(0);
+    M.branchesEmitted = E->getInteger("conditionalBranchesEmitted").value_or(0);
     M.branchesAfter = E->getInteger("conditionalBranchesAfter").value_or(0);
     if (const json::Object *Stats = E->getObject("stats"))
       if (std::optional<StringRef> Emitted = Stats->getString("residual instructions emitted"))
@@ -688,7 +689,6 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
           Measurement::Line &Counts = M.lines[{File.str().str(), unsigned(Count(0))}];
           Counts.evaluated += Count(1), Counts.residual += Count(2);
           Counts.branchesEvaluated += Count(3), Counts.branchesResidual += Count(4);
-          M.branchesEmitted += Count(4);
         }
       }
     return true;
@@ -813,18 +813,21 @@ std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measureme
                                   ArrayRef<double> Shares, const Profile &P, uint64_t Calls,
                                   const ReportOptions &O) {
   double Executed = 0, WithoutCost = 0, WithCost = 0, Mispredictions = 0;
-  auto Residual = [](const Measurement &, const Measurement::Line &Line) {
+  auto Residual = [](const Measurement::Line &Line) {
     return double(Line.residual) / double(std::max<uint64_t>(1, Line.evaluated + Line.residual));
   };
-  // A line's branches left residual, less those LLVM's cleanup removed (it
-  // proves some, and makes others selects, which do not mispredict), as its
-  // static share. A line whose branches the partial evaluator saw as selects
-  // has none.
-  auto BranchesResidual = [](const Measurement &M, const Measurement::Line &Line) {
-    double Cleanup = M.branchesEmitted ? std::min(1.0, double(M.branchesAfter) / double(M.branchesEmitted)) : 0;
-    return Cleanup * double(Line.branchesResidual) /
+  // A line's branches left residual; a line whose branches the partial
+  // evaluator saw as selects has none.
+  auto BranchesResidual = [](const Measurement::Line &Line) {
+    return double(Line.branchesResidual) /
            double(std::max<uint64_t>(1, Line.branchesEvaluated + Line.branchesResidual));
   };
+  // Of a variant's residual branches, those LLVM's cleanup kept (it proves
+  // some, and makes others selects, which do not mispredict), as its static share.
+  std::vector<double> BranchesKept;
+  for (const Measurement &M : Specialized)
+    BranchesKept.push_back(
+        M.branchesEmitted ? std::min(1.0, double(M.branchesAfter) / double(M.branchesEmitted)) : 0);
   // With a variant per value of a quasi-invariant, a line runs in the
   // variants that reach it: its residual share is their mean, weighed by the
   // shares of the calls each serves.
@@ -832,7 +835,7 @@ std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measureme
     double Sum = 0, Weight = 0;
     for (size_t I = 0; I < Specialized.size(); ++I)
       if (auto Line = Specialized[I].lines.find(Key); Line != Specialized[I].lines.end())
-        Sum += Shares[I] * Share(Specialized[I], Line->second), Weight += Shares[I];
+        Sum += Shares[I] * Share(I, Line->second), Weight += Shares[I];
     return Weight ? Sum / Weight : 0.0;
   };
   for (auto &[Key, Line] : Without.lines) {
@@ -845,9 +848,13 @@ std::optional<Prediction> predict(const Measurement &Without, ArrayRef<Measureme
       continue;
     double Instructions = double(Ran);
     Executed += Instructions;
-    WithoutCost += Instructions * Residual(Without, Line);
-    WithCost += Instructions * SpecializedShare(Key, Residual);
-    Mispredictions += double(Missed) * SpecializedShare(Key, BranchesResidual);
+    WithoutCost += Instructions * Residual(Line);
+    WithCost += Instructions * SpecializedShare(Key, [&](size_t, const Measurement::Line &L) {
+                  return Residual(L);
+                });
+    Mispredictions += double(Missed) * SpecializedShare(Key, [&](size_t V, const Measurement::Line &L) {
+                        return BranchesKept[V] * BranchesResidual(L);
+                      });
   }
   if (Executed == 0 || Calls == 0)
     return std::nullopt;
@@ -891,9 +898,7 @@ std::string guardListText(const std::string &Path, const std::string &Function, 
   guard::GuardResult Result;
   try {
     guard::GuardOptions Options;
-    guard::SourceFile Spec = Unit(Path, P.sources.at(P.definitions.at(Function).second));
-    Spec.flags.push_back("-I" + includeDir()); // <respec/respec.h>
-    Options.terms = guard::termsOfSpec(Spec);
+    Options.terms = guard::termsOfSpec(Unit(Path, P.sources.at(P.definitions.at(Function).second)));
     for (auto &[File, Source] : P.sources)
       Options.sources.push_back(Unit(File, Source));
     Result = guard::runGuard(Options);

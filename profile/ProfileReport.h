@@ -91,9 +91,9 @@
 // of it (each with 1% of the site's observations or more), with its other
 // facts: Synthetix's variant per value, chosen where the object's value is
 // written. A line then costs its residual share in the variants that reach
-// it (their plain mean: the block counts do not say which value's calls ran
-// a line that several variants reach), and the draft spec holds a function
-// per value.
+// it (their mean, weighed by the calls each serves: the block counts do not
+// say which value's calls ran a line that several variants reach), and the
+// draft spec holds a function per value.
 //
 // One cost is the machine's, not the instructions': a mispredicted branch.
 // A branch the facts leave (on a line the specialized code keeps) tests what
@@ -111,9 +111,14 @@
 // kept (it proves some, and makes others selects, which do not mispredict:
 // a filter whose tests become a chain of selects pays for none). Branches
 // the facts fold are taken as predicted in the generic code (a fixed
-// program's dispatch repeats). explain's JSON gives both counts: per line,
-// its branches evaluated and residual; per function, its conditional
-// branches after cleanup.
+// program's dispatch repeats). explain's JSON gives the counts: per line, its
+// branches evaluated and residual; per function, its conditional branches
+// emitted and after cleanup (a switch counts its cases). Two limits: the
+// misses are a generic branch's, so where one interpreter branch stands for
+// several specialized ones (every conditional jump of a filter runs one line
+// of libpcap's interpreter) their ways add up before the rarer one is taken,
+// which may charge tests that are each well predicted; and the cleanup's
+// share is the function's, not each branch's.
 //
 // The model assumes a line's executions split as its specialization did,
 // counts a callee's lines for all its callers, and knows nothing else of the
@@ -121,7 +126,7 @@
 // about what bench/run bpf measures for a filter whose body LLVM folds to
 // `return 0` (ip6-tcp-syn: 1.6 ns, the generic code running about 5.5 IR
 // instructions per ns). MispredictCost's, 30: a miss costs a current x86 core
-// about 15-20 cycles, 5-7 ns at this machine's 2.3-3 GHz, 30-40 instructions
+// about 15-20 cycles, 5-9 ns at this machine's 2.3-3 GHz, 27-48 instructions
 // at that rate. bench/run profile compares the prediction with the measured
 // speedup of libpcap's filters.
 //

@@ -410,8 +410,9 @@ private:
 
   /// A new site; its index.
   unsigned addSite(Kind K, std::string Descriptor);
-  /// Counts one event of site Index at B (a call, a write): an increment of its
-  /// counter, without a lock (under contention an increment may be lost).
+  /// Counts one event of site Index at B (a call, a write, a block's run): an
+  /// increment of its counter, without a lock (under contention an increment
+  /// may be lost).
   void countAt(IRBuilder<> &B, unsigned Index);
   /// Adds one to the counter word at Counter (the same way).
   void increment(IRBuilder<> &B, Value *Counter);
@@ -441,7 +442,8 @@ private:
   /// Sites are appended before the arrays' sizes are known: their slots are
   /// GEPs into placeholders replaced in registerSites. States: the runtime's
   /// pointer per site. Counters: two words per site, its count of events (calls,
-  /// writes) and its countdown to the next sampled observation.
+  /// writes, blocks) and its countdown to the next sampled observation; a
+  /// branch's, its executions either way.
   GlobalVariable *statesPlaceholder = nullptr, *countersPlaceholder = nullptr;
 };
 
@@ -627,7 +629,7 @@ void ValueProfile::registerSites() {
   // recorded. A branch's second word counts, from 0.
   std::vector<Constant *> Words;
   for (const Site &S : sites)
-    Words.insert(Words.end(), {ConstantInt::get(I64, 0), ConstantInt::get(I64, S.kind != Branch)});
+    Words.insert(Words.end(), {ConstantInt::get(I64, 0), ConstantInt::get(I64, S.kind == Branch ? 0 : 1)});
   ArrayType *CounterWords = ArrayType::get(I64, Words.size());
   auto *Counters = new GlobalVariable(M, CounterWords, false, GlobalValue::InternalLinkage,
                                       ConstantArray::get(CounterWords, Words),

@@ -11,7 +11,8 @@
  * formats (both give the same checksum, so every variant's output agrees). A
  * writer thread on the other CPU flips the format with RESPEC_GUARDED_STORE at
  * the case's rate: 0, 100, 1,000, 10,000 or 100,000 writes per second, or as
- * fast as it can ("unbounded"); between these cases it sleeps.
+ * fast as it can ("unbounded"); between these samples it waits on a condition
+ * variable.
  *
  * Variants, each on an object and slot of its own:
  *   generic   no predicate: the slot keeps the generic implementation, the
@@ -133,6 +134,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* The writer parks here while no sample writes (the other cases of the
+ * benchmark run undisturbed); run() wakes it. */
+static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t writer_wake = PTHREAD_COND_INITIALIZER;
+
+static void set_writer_target(struct variant *v)
+{
+	pthread_mutex_lock(&writer_lock);
+	atomic_store(&writer_target, v);
+	pthread_cond_signal(&writer_wake);
+	pthread_mutex_unlock(&writer_lock);
+}
+
 static void *writer(void *arg)
 {
 	(void)arg;
@@ -141,8 +155,10 @@ static void *writer(void *arg)
 		struct variant *v = atomic_load(&writer_target);
 		uint64_t period = atomic_load(&writer_period_ns);
 		if (!v) {
-			struct timespec pause = {0, 100000};
-			nanosleep(&pause, NULL);
+			pthread_mutex_lock(&writer_lock);
+			while (!atomic_load(&writer_target))
+				pthread_cond_wait(&writer_wake, &writer_lock);
+			pthread_mutex_unlock(&writer_lock);
 			next = now_ns();
 			continue;
 		}
@@ -178,11 +194,11 @@ static void run(void *ctx, uint64_t iterations)
 	struct variant *v = s->variant;
 	atomic_store(&writer_period_ns, s->rate->period_ns);
 	if (s->rate->writes)
-		atomic_store(&writer_target, v);
+		set_writer_target(v);
 	uint64_t sum = 0;
 	for (uint64_t i = 0; i < iterations; i++)
 		sum = RESPEC_CALL(&v->slot, checksum_fn, &v->stream);
-	atomic_store(&writer_target, NULL);
+	set_writer_target(NULL);
 	v->last = sum;
 }
 

@@ -6,8 +6,8 @@
  * Each instrumented module registers its sites from a constructor: a
  * descriptor string per site, a slot this library fills with the site's state,
  * and two counter words per site that the instrumented code updates inline (a
- * call's, a write's or a block's count; a value site's countdown to its next recorded
- * observation). A value or region site calls in only when its countdown runs
+ * call's, a write's or a block's count; a branch's executions either way; a
+ * value site's countdown to its next recorded observation). A value or region site calls in only when its countdown runs
  * out: every observation of its first EXACT_OBSERVATIONS, then about one in
  * SAMPLE_PERIOD (randomized, so that a loop whose body holds several sites
  * does not always record the same one), each recorded with the weight of the

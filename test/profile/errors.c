@@ -10,6 +10,11 @@
 // RUN: not ls %t/specs
 // COUNT: bad-count.txt:2: error: not a number: 'many'
 //
+// A branch record without the count of the executions whose condition held:
+// RUN: printf 'respec-profile 1\nbranch\tf\ta.c:3\t/src/a.c\t3\t\t10\n' > %t/short-branch.txt
+// RUN: not %respec profile report %t/short-branch.txt 2>&1 | FileCheck %s --check-prefix=BRANCH
+// BRANCH: short-branch.txt:2: error: a branch record of 7 fields
+//
 // RUN: not %respec profile report %t/none.txt 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: none.txt: error: cannot read: No such file or directory
 //

@@ -25,7 +25,6 @@
 #include "Report.h"
 #include "Usage.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -156,8 +155,10 @@ options:
                        (default 5000; 0: never analyze)
   --name NAME          embed: suffix of the symbols (a C identifier)
   --html FILE          explain: also write a self-contained HTML report
-  --json FILE          explain: also write the statistics and each reached
-                       line's counts (evaluated away, left residual) as JSON
+  --json FILE          explain: also write the statistics, the conditional
+                       branches emitted and after cleanup, and each reached
+                       line's counts (evaluated away, left residual; the same
+                       for its conditional branches) as JSON
   --color=auto|always|never   explain: colors in the terminal (default auto)
   -q, --quiet          no progress output
   -h, --help           this text
@@ -489,8 +490,7 @@ int run(CommandLine &CL) {
     for (const Function *F : specializedCode(*M, S)) {
       Size += F->getInstructionCount();
       for (const BasicBlock &BB : *F)
-        if (auto *Br = dyn_cast<BranchInst>(BB.getTerminator()); Br && Br->isConditional())
-          ++Branches;
+        Branches += conditionalBranches(*BB.getTerminator());
     }
     Sizes.push_back(Size);
     ConditionalBranches.push_back(Branches);
