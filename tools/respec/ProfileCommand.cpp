@@ -101,6 +101,12 @@ report options (also with --train):
   --call-cost N        what a call costs once its body is gone, in IR
                        instructions, added to both sides of a predicted
                        speedup (default 10)
+  --guard-ns N         for Synthetix's estimate in ns: what a guarded store
+                       costs above a plain one (default 0.004, librespec's
+                       guard_ns_above_plain_store in bench/results/runtime.json;
+                       bench/run runtime measures it on your machine)
+  --replug-ns N        what a broken predicate's replug costs (default 779,
+                       librespec's guard-fire case there)
   --mispredict-cost N  what a mispredicted branch costs, in IR instructions:
                        the branches the facts leave (each estimated to miss
                        its rarer way), added to both sides (default 30)
@@ -116,6 +122,11 @@ interpreter; test/profile/train.c builds a make project in one command):
 
   respec profile --source vm-1.0 --binary vm --train '{binary} < workload' \
       --specs specs -- make
+
+  a CMake project's target (test/profile/train-cmake.c; CMake finds the cc
+  that adds the profiling):
+  respec profile --source vm-1.0 --binary build/vm --train '{binary} < workload' \
+      -- sh -c 'cmake -S . -B build && cmake --build build --target vm'
 )usage";
 
 /// An installed respec's file in its library directory, else the build tree's.
@@ -193,6 +204,10 @@ bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportO
     O.htmlPath = Value();
   else if (Arg == "--call-cost")
     O.callCost = realValue(Arg, Value());
+  else if (Arg == "--guard-ns")
+    O.guardNs = realValue(Arg, Value());
+  else if (Arg == "--replug-ns")
+    O.replugNs = realValue(Arg, Value());
   else if (Arg == "--mispredict-cost")
     O.mispredictCost = realValue(Arg, Value());
   else if (Arg == "--specs")
