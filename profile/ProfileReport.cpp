@@ -925,6 +925,72 @@ std::string guardListText(const std::string &Path, const std::string &Function, 
   return Text;
 }
 
+/// For a draft whose facts can break (Term, a term of the run's writes, read
+/// by Expr through a parameter: the object): how to keep them true at run time
+/// with librespec, as comment lines in the function's own names. A slot per
+/// object holds the specialized code: with Values (a per-object
+/// quasi-invariant), the variant for the object's value, chosen again after
+/// each break; else the one specialization, until the predicate is
+/// established again. Each write the guard list names becomes a guarded store.
+std::string runtimeSketchText(const std::string &Function, const std::string &Term,
+                              const std::string &Expr, ArrayRef<Candidate> Values,
+                              const Profile &P) {
+  StringRef Signature = P.definitions.at(Function).first;
+  size_t Open = Signature.find(Function + "(");
+  StringRef Return = Signature.take_front(Open).trim();
+  SmallVector<StringRef, 8> Declared;
+  StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
+  if (Parameters != "void")
+    Parameters.split(Declared, ", ");
+  std::vector<std::string> Types, Names;
+  for (StringRef Parameter : Declared) {
+    auto [Type, Name] = Parameter.rsplit(' ');
+    Types.push_back(Type.trim().str()), Names.push_back(Name.str());
+  }
+  size_t Object = 0;
+  while (Object < Names.size() && !StringRef(Expr).startswith(Names[Object] + "->"))
+    ++Object;
+  if (Object == Names.size())
+    return "";
+  const std::string &Base = Names[Object];
+  std::string Variant = Function + "_variant", Text;
+  raw_string_ostream OS(Text);
+  OS << " *\n * At run time, with librespec (<respec/runtime.h>, runtime/README.md): a slot\n"
+     << " * per object holding the specialized code, a predicate on " << Term
+     << " per object\n * (its struct gains a `respec_spid spid` field), and each write listed "
+        "above made a\n * guarded store, which replugs before it lands:\n *\n";
+  std::string Specialized = "RESPEC_FN(" + Function + "_specialized)";
+  if (!Values.empty()) {
+    OS << " *   static respec_fn " << Variant << "(long long value)\n *   {\n"
+       << " *           switch (value) {\n";
+    for (const Candidate &Value : Values)
+      OS << " *           case " << valueText(Value, Value.dominant.value, P)
+         << ": return RESPEC_FN(" << Function << "_specialized" << variantSuffix(Value, P) << ");\n";
+    OS << " *           default: return NULL; // the generic code\n *           }\n *   }\n"
+       << " *   static respec_fn " << Function
+       << "_respecialize(respec_predicate *p, respec_slot *slot, void *object)\n *   {\n"
+       << " *           return " << Variant << "(((" << Types[Object] << ")object)"
+       << Expr.substr(Base.size()) << ");\n *   }\n";
+    Specialized = Variant + "(" + Expr + ")";
+  }
+  OS << " *   // once per object, where its facts are set (they hold now):\n"
+     << " *   respec_slot_init(&slot, \"" << Function << "\", RESPEC_PROTOCOL_DEFAULT, RESPEC_FN("
+     << Function << "));\n"
+     << " *   respec_predicate *p = respec_predicate_create(\"" << Term << "\");\n"
+     << " *   respec_predicate_add_slot(p, &slot, " << Specialized << ");\n"
+     << " *   respec_predicate_watch(p, &" << Base << "->spid);\n";
+  if (!Values.empty())
+    OS << " *   respec_predicate_set_respecialize(p, " << Function << "_respecialize, " << Base
+       << ");\n";
+  OS << " *   respec_predicate_establish(p);\n"
+     << " *   // where " << Function << "(" << join(Names, ", ") << ") was called:\n"
+     << " *   RESPEC_CALL(&slot, " << Return << " (*)(" << join(Types, ", ") << "), "
+     << join(Names, ", ") << ")\n"
+     << " *   // each write listed: RESPEC_GUARDED_STORE(" << Base << "->spid, <the term>, value),\n"
+     << " *   // e.g. RESPEC_GUARDED_STORE(" << Base << "->spid, " << Expr << ", value);\n";
+  return Text;
+}
+
 /// A spec to start from, FUNCTION_spec.c in Dir: the measuring spec (it
 /// compiles as it is, beside the source, with the recorded flags), and what
 /// the run saw of each fact, those a spec cannot state as they are included.
@@ -998,6 +1064,14 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
     if (Spec.find("respec_static_variable(") != std::string::npos)
       OS << " *   (not the writes to the variables respec_static_variable() declares: guard\n"
          << " *   those by hand, or keep them constant)\n";
+    if (!Values.empty()) {
+      OS << runtimeSketchText(Function, Invariant->term, Invariant->expr, Values, P);
+    } else if (auto Written = llvm::find_if(Stated, [](const Candidate *C) {
+                 return C->writes > 0 && !C->term.empty();
+               });
+               Written != Stated.end()) {
+      OS << runtimeSketchText(Function, (*Written)->term, (*Written)->expr, {}, P);
+    }
     OS << " */\n" << Spec;
   }
   writeFileAtomically(Path, OS.str());

@@ -144,7 +144,13 @@
 // comment also lists the guards the facts need: what `respec guard --spec`
 // finds, run on the draft over the program's sources (every statement that
 // may write a term of a stated fact, or free its object), so that a
-// quasi-invariant's writes can become guarded stores.
+// quasi-invariant's writes can become guarded stores; and, when a fact's
+// term was written in the run, how to keep it true with librespec, in the
+// function's names: a slot per object holding the specialized code (for a
+// per-object quasi-invariant, the variant for the object's value, chosen
+// again by the predicate's respecialize callback after each break), a
+// predicate on the term watching the object's SPID, and the guarded store
+// each listed write becomes.
 //
 // Functions are named as they are linked: two file-static functions of one
 // name in different files are merged (their values, counts and prototypes).

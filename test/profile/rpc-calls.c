@@ -54,6 +54,16 @@
 // DRAFT: {{[0-9]+}} writes and {{[0-9]+}} frees need a guard
 // DRAFT: clnt_udp.c:[[#]]:[[#]]: store: struct XDR::x_op: 'xdrs->x_op = XDR_ENCODE'
 // DRAFT: xdr_mem.c:[[#]]:[[#]]: store: struct XDR::x_ops: 'xdrs->x_ops = &xdrmem_ops'
+// and how to keep the quasi-invariant true with librespec, in xdr_int's names:
+// a slot per stream holding the variant for its operation, a predicate on the
+// term, guarded stores at the writes above.
+// DRAFT: At run time, with librespec
+// DRAFT: case 0: return RESPEC_FN(xdr_int_specialized_x_op_0);
+// DRAFT: case 2: return RESPEC_FN(xdr_int_specialized_x_op_2);
+// DRAFT: return xdr_int_variant(((XDR *)object)->x_op);
+// DRAFT: respec_predicate_create("XDR+0");
+// DRAFT: respec_predicate_watch(p, &xdrs->spid);
+// DRAFT: RESPEC_CALL(&slot, bool_t (*)(XDR *, int *), xdrs, ip)
 // DRAFT: RESPEC_SPECIALIZE bool_t xdr_int_specialized(XDR * xdrs, int * ip)
 // DRAFT: respec_assume(xdrs->x_ops == respec_variable("xdr_mem.c:xdrmem_ops"));
 // DRAFT-NEXT: respec_static_variable("xdr_mem.c:xdrmem_ops");

@@ -65,6 +65,12 @@
 // SPEC: s->ops->put == stream-and-interpreter.c:put: 100.0% of 960 observations, 0 changes, 0 writes to ops+0 (not stated: a function, which the table it is read from gives)
 // SPEC: s->op == 0: 100.0% of 960 observations, 0 changes, 1 writes to stream+0
 // SPEC: respec specialize {{.*}}code_int_spec.c {{.*}}-o code_int_spec.o
+// The facts' terms are written in the run (s->op and s->ops, once each): how
+// to keep them true with librespec, in code_int's names.
+// SPEC: At run time, with librespec
+// SPEC: respec_predicate_add_slot(p, &slot, RESPEC_FN(code_int_specialized));
+// SPEC: respec_predicate_watch(p, &s->spid);
+// SPEC: RESPEC_CALL(&slot, int (*)(struct stream *, int32_t *), s, v)
 // SPEC: #include "{{.*}}stream-and-interpreter.c"
 // SPEC: RESPEC_SPECIALIZE int code_int_specialized(struct stream * s, int32_t * v)
 // SPEC-NEXT: {
