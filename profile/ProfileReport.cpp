@@ -534,32 +534,55 @@ bool measurable(const Candidate &C, const Profile &P) {
   return !StringRef(C.ctype).contains('*') && C.ctype != "function pointer";
 }
 
+/// A function's C prototype as its call record has it ("int f(struct s * s, int n)"),
+/// in parts.
+struct Prototype {
+  std::string returnType, parameters; ///< parameters as written ("void": none)
+  std::vector<std::string> types, names;
+};
+
+/// Function's recorded prototype; nullopt when there is none, or it does not
+/// name Function.
+std::optional<Prototype> prototypeOf(const std::string &Function, const Profile &P) {
+  auto Definition = P.definitions.find(Function);
+  if (Definition == P.definitions.end())
+    return std::nullopt;
+  StringRef Signature = Definition->second.first;
+  size_t Open = Signature.find(Function + "(");
+  if (Open == StringRef::npos || !Signature.endswith(")"))
+    return std::nullopt;
+  Prototype Parts;
+  Parts.returnType = Signature.take_front(Open).trim().str();
+  StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
+  Parts.parameters = Parameters.str();
+  SmallVector<StringRef, 8> Declared;
+  if (Parameters != "void")
+    Parameters.split(Declared, ", ");
+  for (StringRef Parameter : Declared) {
+    auto [Type, Name] = Parameter.rsplit(' ');
+    Parts.types.push_back(Type.trim().str()), Parts.names.push_back(Name.str());
+  }
+  return Parts;
+}
+
 /// A spec calling Function with Facts stated (the others' arguments are its
 /// own parameters), to compile beside Function's source: it includes that
 /// source, so that it compiles as it is. Empty when the profile cannot write
 /// it (Why says so).
 std::string measuringSpec(const std::string &Function, const std::vector<const Candidate *> &Facts,
                           const Profile &P, std::string &Why, const std::string &Variant = "") {
-  auto Definition = P.definitions.find(Function);
-  if (Definition == P.definitions.end()) {
+  if (!P.definitions.count(Function)) {
     Why = "no C prototype recorded (no debug info, or a struct parameter or result the ABI "
           "passes differently)";
     return "";
   }
-  StringRef Signature = Definition->second.first;
-  size_t Open = Signature.find(Function + "(");
-  if (Open == StringRef::npos || !Signature.endswith(")")) {
+  std::optional<Prototype> Declared = prototypeOf(Function, P);
+  if (!Declared) {
     Why = "no prototype recorded";
     return "";
   }
-  StringRef Return = Signature.take_front(Open).trim();
-  StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
-  SmallVector<StringRef, 8> Declared;
-  if (Parameters != "void")
-    Parameters.split(Declared, ", ");
-  std::vector<std::string> Arguments;
-  for (StringRef Parameter : Declared)
-    Arguments.push_back(Parameter.rsplit(' ').second.str());
+  const std::string &Return = Declared->returnType;
+  std::vector<std::string> Arguments = Declared->names;
   std::string Body, Constants;
   for (const Candidate *C : Facts) {
     if (C->kind == "param") {
@@ -588,9 +611,9 @@ std::string measuringSpec(const std::string &Function, const std::vector<const C
   }
   std::string Call = Function + "(" + join(Arguments, ", ") + ")";
   Body += Return == "void" ? "\t" + Call + ";\n" : "\treturn " + Call + ";\n";
-  return "#include \"" + Definition->second.second + "\"\n#include <respec/respec.h>\n\n" +
-         Constants + "RESPEC_SPECIALIZE " + Return.str() + " " + Function + "_specialized" +
-         Variant + "(" + Parameters.str() + ")\n{\n" + Body + "}\n";
+  return "#include \"" + P.definitions.at(Function).second + "\"\n#include <respec/respec.h>\n\n" +
+         Constants + "RESPEC_SPECIALIZE " + Return + " " + Function + "_specialized" + Variant +
+         "(" + Declared->parameters + ")\n{\n" + Body + "}\n";
 }
 
 /// A function's per-object quasi-invariant (Report.h): its own field site of
@@ -935,18 +958,11 @@ std::string guardListText(const std::string &Path, const std::string &Function, 
 std::string runtimeSketchText(const std::string &Function, const std::string &Term,
                               const std::string &Expr, ArrayRef<Candidate> Values,
                               const Profile &P) {
-  StringRef Signature = P.definitions.at(Function).first;
-  size_t Open = Signature.find(Function + "(");
-  StringRef Return = Signature.take_front(Open).trim();
-  SmallVector<StringRef, 8> Declared;
-  StringRef Parameters = Signature.drop_front(Open + Function.size() + 1).drop_back();
-  if (Parameters != "void")
-    Parameters.split(Declared, ", ");
-  std::vector<std::string> Types, Names;
-  for (StringRef Parameter : Declared) {
-    auto [Type, Name] = Parameter.rsplit(' ');
-    Types.push_back(Type.trim().str()), Names.push_back(Name.str());
-  }
+  std::optional<Prototype> Declared = prototypeOf(Function, P);
+  if (!Declared)
+    return "";
+  const std::string &Return = Declared->returnType;
+  const std::vector<std::string> &Types = Declared->types, &Names = Declared->names;
   size_t Object = 0;
   while (Object < Names.size() && !StringRef(Expr).startswith(Names[Object] + "->"))
     ++Object;
