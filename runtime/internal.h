@@ -101,6 +101,8 @@ void respec__reclaim_fork_child(void);
 /* predicate.c */
 void respec__predicates_fork_child(void);
 void respec__predicates_print(FILE *out);
+/* A slot's counters (respec_slot_get_stats), with the registry lock held. */
+void respec__slot_collect(const struct respec_slot_state *st, respec_slot_stats *out);
 
 /* predicate.c, for feedback.c's back-off thread: a predicate whose back-off
  * has expired by `now` (marked busy until back_off_over), else NULL and the

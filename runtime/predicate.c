@@ -49,7 +49,7 @@ struct respec_predicate {
 	/* Feedback (under the lock; atomic where the stats table peeks). */
 	respec_policy_fn policy;
 	void *policy_arg;
-	_Atomic uint64_t guarded_stores, guard_fires, backoffs, respecialize_ns, replug_ns;
+	_Atomic uint64_t guarded_stores, guard_fires, backoffs, respecialize_ns, replug_ns, replugs;
 	uint64_t consecutive_backoffs, last_store_ns;
 	double store_interval_ns;
 	_Atomic uint64_t backoff_until; /* monotonic ns; 0: not backing off */
@@ -276,6 +276,7 @@ static int enable_specialized(respec_predicate *pred, respec_fn *fns, _Atomic ui
 	uint64_t start = respec__now_ns();
 	int err = replug_dependents(pred, fns, false);
 	pred->replug_ns += respec__now_ns() - start;
+	pred->replugs += !err;
 	if (err) {
 		arm_watches(pred, false);
 		arm_spids(pred, NULL);
@@ -303,6 +304,7 @@ static int to_generic(respec_predicate *pred, bool keep_guards)
 	uint64_t start = respec__now_ns();
 	int err = replug_dependents(pred, fns, true);
 	pred->replug_ns += respec__now_ns() - start;
+	pred->replugs += !err;
 	if (fns != stack_fns)
 		free(fns);
 	if (err)
@@ -491,6 +493,7 @@ static void fill_stats(const respec_predicate *pred, respec_predicate_stats *out
 		.consecutive_backoffs = pred->consecutive_backoffs,
 		.respecialize_ns = atomic_load(&pred->respecialize_ns),
 		.replug_ns = atomic_load(&pred->replug_ns),
+		.replugs = atomic_load(&pred->replugs),
 		.store_interval_ns = pred->store_interval_ns,
 	};
 	for (size_t i = 0; i < pred->ndeps; i++) {
@@ -559,18 +562,32 @@ void respec__predicates_print(FILE *out)
 {
 	pthread_mutex_lock(&respec__registry_lock);
 	if (predicates)
-		fprintf(out, "%-24s %6s %12s %13s %17s %8s %8s %9s %12s\n", "predicate", "holds",
-			"establishes", "invalidations", "respecializations", "stores", "fires",
-			"backoffs", "replug+spec");
-	for (respec_predicate *p = predicates; p; p = p->next)
-		fprintf(out, "%-24s %6s %12llu %13llu %17llu %8llu %8llu %9llu %10.1fms\n", p->name,
-			p->holds ? "yes" : "no", (unsigned long long)atomic_load(&p->establishes),
+		fprintf(out, "%-24s %6s %12s %13s %17s %8s %8s %9s %8s %14s %14s %12s %12s\n",
+			"predicate", "holds", "establishes", "invalidations", "respecializations",
+			"stores", "fires", "backoffs", "replugs", "calls-special", "calls-generic",
+			"specialize", "replug");
+	for (respec_predicate *p = predicates; p; p = p->next) {
+		/* Its slots' calls (the registry lock is held: collected directly). */
+		uint64_t calls_specialized = 0, calls_generic = 0;
+		for (size_t i = 0; i < p->ndeps; i++) {
+			respec_slot_stats slot;
+			respec__slot_collect(p->deps[i].slot->state, &slot);
+			calls_specialized += slot.calls_specialized;
+			calls_generic += slot.calls_generic;
+		}
+		fprintf(out,
+			"%-24s %6s %12llu %13llu %17llu %8llu %8llu %9llu %8llu %14llu %14llu "
+			"%10.1fms %10.1fms\n",
+			p->name, p->holds ? "yes" : "no", (unsigned long long)atomic_load(&p->establishes),
 			(unsigned long long)atomic_load(&p->invalidations),
 			(unsigned long long)atomic_load(&p->respecializations),
 			(unsigned long long)atomic_load(&p->guarded_stores),
 			(unsigned long long)atomic_load(&p->guard_fires),
 			(unsigned long long)atomic_load(&p->backoffs),
-			(double)(atomic_load(&p->replug_ns) + atomic_load(&p->respecialize_ns)) / 1e6);
+			(unsigned long long)atomic_load(&p->replugs), (unsigned long long)calls_specialized,
+			(unsigned long long)calls_generic, (double)atomic_load(&p->respecialize_ns) / 1e6,
+			(double)atomic_load(&p->replug_ns) / 1e6);
+	}
 	pthread_mutex_unlock(&respec__registry_lock);
 }
 

@@ -61,8 +61,7 @@ void respec__stats_flush_thread(struct respec_thread *t)
 	}
 }
 
-/* Registry lock held. */
-static void collect(const struct respec_slot_state *st, respec_slot_stats *out)
+void respec__slot_collect(const struct respec_slot_state *st, respec_slot_stats *out)
 {
 	memset(out, 0, sizeof *out);
 	out->name = st->name;
@@ -89,7 +88,7 @@ int respec_slot_get_stats(const respec_slot *slot, respec_slot_stats *out)
 		return respec__fail(EINVAL, "respec_slot_get_stats: slot %p is not initialized "
 				    "or out is NULL", (const void *)slot);
 	pthread_mutex_lock(&respec__registry_lock);
-	collect(slot->state, out);
+	respec__slot_collect(slot->state, out);
 	pthread_mutex_unlock(&respec__registry_lock);
 	return 0;
 }
@@ -109,7 +108,7 @@ void respec_stats_print(FILE *out)
 	pthread_mutex_lock(&respec__registry_lock);
 	for (struct respec_slot_state *st = respec__slots; st; st = st->next) {
 		respec_slot_stats s;
-		collect(st, &s);
+		respec__slot_collect(st, &s);
 		fprintf(out, "%-24s %-8s %14llu %14llu %8llu %12llu %12llu %8llu\n", s.name,
 			respec__protocol_name(s.protocol), (unsigned long long)s.calls_specialized,
 			(unsigned long long)s.calls_generic, (unsigned long long)s.replugs,

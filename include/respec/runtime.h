@@ -329,6 +329,7 @@ typedef struct respec_predicate_stats {
 	uint64_t backoffs;         /* times the policy kept it generic for a while */
 	uint64_t consecutive_backoffs; /* since the policy last said "now" */
 	uint64_t respecialize_ns;  /* in the respecialize callback, all calls */
+	uint64_t replugs;          /* times its slots were replugged, either way */
 	uint64_t replug_ns;        /* replugging its slots, both ways */
 	double store_interval_ns;  /* recent mean time between guarded stores; 0: fewer than 2 */
 	/* Its slots' calls (counted only while call counting is on). */
