@@ -7,9 +7,12 @@
  * (its terms written often) makes every write pay a replug to generic, a
  * re-specialization and a replug back. The policy runs after each guarded store
  * that broke a predicate and says how long to stay generic (predicate.c keeps
- * the figures it decides on). The default keeps that cycle under 5% of the time
- * between writes, backing off exponentially while it does not; so under an
- * adversarial writer the program runs its generic code, plus at most about 5%.
+ * the figures it decides on). The default re-specializes when the cycle costs
+ * less than the specialized code saves until the next write (the calls between
+ * writes, as counted, times the benefit the program set); without those
+ * figures, when the cycle takes under 5% of the time between writes. It backs
+ * off exponentially while the cycle does not pay; so under an adversarial
+ * writer the program runs its generic code, plus at most about 5%.
  *
  * Re-specializing after a back-off needs no write to trigger it: one thread
  * per process, started at the first back-off, sleeps until the earliest
@@ -37,8 +40,16 @@ uint64_t respec_policy_default(respec_predicate *pred, const respec_predicate_st
 	 * (means so far; replugs happen twice per fire). */
 	double cycle_ns = (double)(stats->replug_ns + stats->respecialize_ns) /
 			  (double)stats->guard_fires;
-	if (cycle_ns <= max_overhead * stats->store_interval_ns)
+	uint64_t calls = stats->calls_specialized + stats->calls_generic;
+	if (stats->saved_ns_per_call > 0 && calls > 0) {
+		/* Synthetix's model: what the calls between two writes save pays
+		 * for a cycle. */
+		double calls_per_store = (double)calls / (double)stats->guarded_stores;
+		if (calls_per_store * stats->saved_ns_per_call >= cycle_ns)
+			return 0;
+	} else if (cycle_ns <= max_overhead * stats->store_interval_ns) {
 		return 0;
+	}
 	unsigned doublings = stats->consecutive_backoffs < max_doublings
 				     ? (unsigned)stats->consecutive_backoffs
 				     : max_doublings;

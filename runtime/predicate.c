@@ -49,6 +49,7 @@ struct respec_predicate {
 	/* Feedback (under the lock; atomic where the stats table peeks). */
 	respec_policy_fn policy;
 	void *policy_arg;
+	double saved_ns_per_call;
 	_Atomic uint64_t guarded_stores, guard_fires, backoffs, respecialize_ns, replug_ns, replugs;
 	uint64_t consecutive_backoffs, last_store_ns;
 	double store_interval_ns;
@@ -495,6 +496,7 @@ static void fill_stats(const respec_predicate *pred, respec_predicate_stats *out
 		.replug_ns = atomic_load(&pred->replug_ns),
 		.replugs = atomic_load(&pred->replugs),
 		.store_interval_ns = pred->store_interval_ns,
+		.saved_ns_per_call = pred->saved_ns_per_call,
 	};
 	for (size_t i = 0; i < pred->ndeps; i++) {
 		respec_slot_stats slot;
@@ -523,6 +525,17 @@ int respec_predicate_set_policy(respec_predicate *pred, respec_policy_fn fn, voi
 	pthread_mutex_lock(&pred->lock);
 	pred->policy = fn ? fn : respec_policy_default;
 	pred->policy_arg = fn ? arg : NULL;
+	pthread_mutex_unlock(&pred->lock);
+	return 0;
+}
+
+int respec_predicate_set_benefit(respec_predicate *pred, double saved_ns_per_call)
+{
+	if (!pred || !(saved_ns_per_call >= 0))
+		return respec__fail(EINVAL, "respec_predicate_set_benefit: NULL predicate or a "
+				    "benefit that is not a number of ns (%g)", saved_ns_per_call);
+	pthread_mutex_lock(&pred->lock);
+	pred->saved_ns_per_call = saved_ns_per_call;
 	pthread_mutex_unlock(&pred->lock);
 	return 0;
 }

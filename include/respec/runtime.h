@@ -334,6 +334,9 @@ typedef struct respec_predicate_stats {
 	double store_interval_ns;  /* recent mean time between guarded stores; 0: fewer than 2 */
 	/* Its slots' calls (counted only while call counting is on). */
 	uint64_t calls_specialized, calls_generic;
+	/* What its specialized code saves per call (respec_predicate_set_benefit;
+	 * 0: not known). */
+	double saved_ns_per_call;
 } respec_predicate_stats;
 
 int respec_predicate_get_stats(const respec_predicate *pred, respec_predicate_stats *out);
@@ -344,13 +347,22 @@ typedef uint64_t (*respec_policy_fn)(respec_predicate *pred, const respec_predic
 /* NULL restores the default, respec_policy_default. A predicate without a
  * respecialize callback is never re-specialized by a policy. */
 int respec_predicate_set_policy(respec_predicate *pred, respec_policy_fn fn, void *arg);
+/* What the predicate's specialized code saves per call, in ns (a benchmark's
+ * figure, or respec profile's estimate), for the default policy. EINVAL when
+ * negative. */
+int respec_predicate_set_benefit(respec_predicate *pred, double saved_ns_per_call);
 /*
- * The default: one break, replug and re-specialization (their mean cost so
- * far) must take at most 5% of the time between guarded stores (its recent
- * mean); otherwise stay generic for 1 ms, doubling with each consecutive
- * back-off up to about 1 s. So a writer breaking the predicate ever faster
- * costs the program at most about 5% over its generic code, and a predicate
- * that became stable again is specialized again within the back-off period.
+ * The default, Synthetix's cost model: re-specialize after a break when it
+ * pays. One cycle (a break's replug, the re-specialization and its replug:
+ * their mean cost so far) must cost less than the specialized code saves
+ * until the next write: the calls between guarded stores (counted while call
+ * counting is on) times the benefit set with respec_predicate_set_benefit.
+ * Without those figures, the cycle must take at most 5% of the time between
+ * guarded stores (its recent mean). Otherwise stay generic for 1 ms, doubling
+ * with each consecutive back-off up to about 1 s. So a writer breaking the
+ * predicate ever faster costs the program at most about 5% over its generic
+ * code, and a predicate that became stable again is specialized again within
+ * the back-off period.
  */
 uint64_t respec_policy_default(respec_predicate *pred, const respec_predicate_stats *stats,
 			       void *arg);

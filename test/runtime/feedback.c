@@ -5,7 +5,8 @@
  * writes) makes it back off and run generic code, with few re-specializations;
  * once the writer stops, the back-off thread re-specializes it without any
  * write; respec_policy_always re-specializes at every break again; a custom
- * policy gets the figures and its period is honored. The respecialize callback
+ * policy gets the figures and its period is honored; with a benefit per call
+ * set, the default weighs it against the cycle (Synthetix's model). The respecialize callback
  * costs 200 µs, as a small run-time specialization would. Last, a guarded store
  * made while the back-off thread is inside the respecialize callback waits for
  * it, so that the code plugged in is never specialized on a stale term.
@@ -13,6 +14,7 @@
 #include "check.h"
 #include "respec/runtime.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -225,8 +227,30 @@ int main(void)
 	RESPEC_GUARDED_STORE(object.spid, object.term, 4001);
 	CHECK(custom_calls == 2 && respec_predicate_holds(pred) && call() == 4001);
 
-	/* NULL: the default again. */
+	/* NULL: the default again. With a benefit set and the calls counted, it
+	 * is Synthetix's model: a 200 µs cycle is paid for by calls saving a
+	 * second each, even back to back; by calls saving a femtosecond, never,
+	 * even 50 ms apart (where the 5% rule re-specializes). */
 	CHECK_OK(respec_predicate_set_policy(pred, NULL, NULL));
+	respec_stats_set_counting(true);
+	CHECK_OK(respec_predicate_set_benefit(pred, 1e9));
+	respec_predicate_stats paying = stats_of(pred);
+	for (int i = 0; i < 200; i++) {
+		RESPEC_GUARDED_STORE(object.spid, object.term, 5000 + i);
+		CHECK(respec_predicate_holds(pred) && call() == 5000 + i);
+	}
+	CHECK(stats_of(pred).respecializations == paying.respecializations + 200 &&
+	      stats_of(pred).backoffs == paying.backoffs);
+	CHECK_OK(respec_predicate_set_benefit(pred, 1e-6));
+	sleep_ns(50000000);
+	RESPEC_GUARDED_STORE(object.spid, object.term, 6000);
+	CHECK(!respec_predicate_holds(pred) && stats_of(pred).backoffs == paying.backoffs + 1);
+	CHECK(stats_of(pred).saved_ns_per_call == 1e-6);
+	wait_until_specialized(pred);
+	CHECK(call() == 6000);
+	CHECK(respec_predicate_set_benefit(pred, -1) == EINVAL);
+	CHECK_OK(respec_predicate_set_benefit(pred, 0));
+	respec_stats_set_counting(false);
 	CHECK_OK(respec_predicate_invalidate(pred));
 	CHECK_OK(respec_predicate_destroy(pred));
 
