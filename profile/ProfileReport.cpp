@@ -8,12 +8,14 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -1121,6 +1123,14 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double Sp
                            << format("%.1f", SpecializingNs / 1e6) << " ms - " << Writes
                            << " guarded writes and " << Changes << " replugs ("
                            << format("%.3f", Keeping / 1e6) << " ms)";
+  // Synthetix's break-even: the calls whose savings, less keeping the facts
+  // true at this run's rate, pay for specializing once.
+  double NetPerCall = (Saved - Keeping) / double(Calls);
+  if (NetPerCall <= 0)
+    Text += "; it never pays: keeping the facts true costs what they save";
+  else
+    Text += "; specializing pays for itself after " +
+            formatv("{0:F0}", std::ceil(SpecializingNs / NetPerCall)).str() + " calls";
   return Text;
 }
 

@@ -137,7 +137,12 @@
 // executed; the instrumentation and the process's start included, so short
 // runs look slow), less the measuring respec explain's time (specializing, with
 // compiling the source: more than run-time specialization spends) and a guard
-// per write and a replug per change at librespec's measured costs.
+// per write and a replug per change at librespec's measured costs; and its
+// break-even: the calls whose savings, less the guards and replugs at the
+// run's rate, pay for specializing once. The ranking's order stays the
+// counts' (above): a profiling run is short, so specializing outweighs any
+// such run's savings, and the break-even is what says how long a production
+// run must be for the specialization to pay.
 //
 // Draft specs (--specs DIR) are the measuring specs, with what the run saw of
 // every fact of the function in a comment: they compile as they are. The

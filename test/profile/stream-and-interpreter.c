@@ -33,7 +33,7 @@
 // CHECK-NEXT: predicted speedup {{1\.[1-9]|[2-9]\.[0-9]}}x: {{[0-9.]+}} IR instructions per call without the facts, {{[0-9.]+}} with them (10 of them the call, {{[0-9.]+}} the mispredictions of the branches they leave); [[#]] fewer over the run
 // and Synthetix's estimate in ns: this short run would not pay for specializing
 // (a guard on each fact's one write: s->op's and s->ops's).
-// CHECK-NEXT: Synthetix's estimate for the run: -{{[0-9.]+}} ms = 960 calls x {{[0-9.]+}} IR instructions x {{[0-9.]+}} ns ({{[0-9.]+}} ms) - specializing {{[0-9.]+}} ms - 2 guarded writes and 0 replugs
+// CHECK-NEXT: Synthetix's estimate for the run: -{{[0-9.]+}} ms = 960 calls x {{[0-9.]+}} IR instructions x {{[0-9.]+}} ns ({{[0-9.]+}} ms) - specializing {{[0-9.]+}} ms - 2 guarded writes and 0 replugs ({{[0-9.]+}} ms); specializing pays for itself after {{[1-9][0-9]+}} calls
 // CHECK: 2. code_int: s->op == 0
 // CHECK-NEXT: field
 // CHECK-NEXT: benefit 960 (100.0% of 960), cost 1 writes to stream+0 + 0 changes; score 959
