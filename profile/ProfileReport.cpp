@@ -638,16 +638,71 @@ const Candidate *objectInvariant(const std::string &Function, ArrayRef<Candidate
   return nullptr;
 }
 
+/// Whether the text of Source holds Name as a C identifier (a necessary
+/// condition for defining it there); true when Source cannot be read.
+bool mentions(StringRef Source, StringRef Name) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
+  if (!Text)
+    return true;
+  StringRef Rest = (*Text)->getBuffer();
+  auto Identifier = [](char Ch) { return isAlnum(Ch) || Ch == '_'; };
+  for (size_t At = Rest.find(Name); At != StringRef::npos; At = Rest.find(Name, At + 1))
+    if ((At == 0 || !Identifier(Rest[At - 1])) &&
+        (At + Name.size() == Rest.size() || !Identifier(Rest[At + Name.size()])))
+      return true;
+  return false;
+}
+
+/// Appends to Sources the absolute paths of the sources that define the
+/// variables Facts name (respec_variable), but FunctionSource, which the spec
+/// includes; false when one was not built with the profiling (Why says so).
+bool definingSources(const std::vector<const Candidate *> &Facts, const Profile &P,
+                     StringRef FunctionSource, std::vector<std::string> &Sources, std::string &Why) {
+  for (const Candidate *C : Facts) {
+    const Profile::SymbolName *Named = symbolAt(*C, C->dominant.value, P);
+    if (!Named || definedIn(*Named, FunctionSource))
+      continue;
+    if (Named->file.empty()) {
+      // A global: the symbol tables do not say which source defines it. One
+      // that the function's own source never names is defined elsewhere,
+      // where a spec including that source cannot name it.
+      if (mentions(FunctionSource, Named->name))
+        continue;
+      Why = "the global " + Named->name + " is defined in a source other than " +
+            sys::path::filename(FunctionSource).str() +
+            " (the symbol tables do not say which: name it in a spec by hand)";
+      return false;
+    }
+    auto Defining = llvm::find_if(P.sources, [&](auto &S) {
+      return sys::path::filename(S.first) == Named->file;
+    });
+    if (Defining == P.sources.end()) {
+      Why = "the source that defines " + Named->name + " (" + Named->file +
+            ") was not built with respec profile --cflags";
+      return false;
+    }
+    SmallString<256> Path(Defining->first);
+    sys::fs::make_absolute(Defining->second.directory, Path);
+    if (!is_contained(Sources, std::string(Path)))
+      Sources.push_back(std::string(Path));
+  }
+  return true;
+}
+
 /// The values of a per-object quasi-invariant worth a variant (1% of its
 /// observations or more), each as a fact: a copy of Site with that value.
 /// None when one of them cannot be stated (an address no variable names).
 std::vector<Candidate> invariantValues(const Candidate &Site, const Profile &P) {
   std::vector<Candidate> Values;
+  auto Definition = P.definitions.find(Site.function);
   for (auto &[V, T] : Site.values)
     if (100 * T.count >= Site.count) {
       Candidate &Fact = Values.emplace_back(Site);
       Fact.dominant = T;
-      if (!measurable(Fact, P))
+      std::vector<std::string> Sources;
+      std::string Why;
+      if (!measurable(Fact, P) || Definition == P.definitions.end() ||
+          !definingSources({&Fact}, P, Definition->second.second, Sources, Why))
         return {};
     }
   return Values;
@@ -721,30 +776,6 @@ bool readMeasurement(StringRef Text, const std::string &Function, Measurement &M
   return false;
 }
 
-/// Appends to Sources the absolute paths of the sources that define the
-/// variables Facts name (respec_variable), but FunctionSource, which the spec
-/// includes; false when one was not built with the profiling (Why says so).
-bool definingSources(const std::vector<const Candidate *> &Facts, const Profile &P,
-                     StringRef FunctionSource, std::vector<std::string> &Sources, std::string &Why) {
-  for (const Candidate *C : Facts) {
-    const Profile::SymbolName *Named = symbolAt(*C, C->dominant.value, P);
-    if (!Named || Named->file.empty() || definedIn(*Named, FunctionSource))
-      continue;
-    auto Defining = llvm::find_if(P.sources, [&](auto &S) {
-      return sys::path::filename(S.first) == Named->file;
-    });
-    if (Defining == P.sources.end()) {
-      Why = "the source that defines " + Named->name + " (" + Named->file +
-            ") was not built with respec profile --cflags";
-      return false;
-    }
-    SmallString<256> Path(Defining->first);
-    sys::fs::make_absolute(Defining->second.directory, Path);
-    if (!is_contained(Sources, std::string(Path)))
-      Sources.push_back(std::string(Path));
-  }
-  return true;
-}
 
 /// The facts of Function a spec can state (measurable, and a variable named
 /// by a source that was profiled), but those about the quasi-invariant whose
