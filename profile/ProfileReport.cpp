@@ -996,10 +996,17 @@ std::string runtimeSketchText(const std::string &Function, const std::string &Te
     return "";
   const std::string &Return = Declared->returnType;
   const std::vector<std::string> &Types = Declared->types, &Names = Declared->names;
+  // The object is the parameter whose field the term is (`s->op`): a term
+  // deeper in (`c->cmd->arity`) is another object's, which the sketch
+  // cannot name; and variants are chosen by integer values.
   size_t Object = 0;
   while (Object < Names.size() && !StringRef(Expr).startswith(Names[Object] + "->"))
     ++Object;
-  if (Object == Names.size())
+  if (Object == Names.size() ||
+      StringRef(Expr).drop_front(Names[Object].size() + 2).find_first_of(".-[") != StringRef::npos ||
+      llvm::any_of(Values, [](const Candidate &V) {
+        return StringRef(V.ctype).contains('*') || V.ctype == "function pointer";
+      }))
     return "";
   const std::string &Base = Names[Object];
   std::string Variant = Function + "_variant", Text;
@@ -1157,8 +1164,10 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double Sp
   // Synthetix's break-even: the calls whose savings, less keeping the facts
   // true at this run's rate, pay for specializing once.
   double NetPerCall = (Saved - Keeping) / double(Calls);
-  if (NetPerCall <= 0)
-    Text += "; it never pays: keeping the facts true costs what they save";
+  if (Saved <= 0)
+    Text += "; it never pays: the facts save nothing per call";
+  else if (NetPerCall <= 0)
+    Text += "; it never pays: keeping the facts true costs more than they save";
   else
     Text += "; specializing pays for itself after " +
             formatv("{0:F0}", std::ceil(SpecializingNs / NetPerCall)).str() + " calls";

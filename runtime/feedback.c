@@ -8,9 +8,9 @@
  * re-specialization and a replug back. The policy runs after each guarded store
  * that broke a predicate and says how long to stay generic (predicate.c keeps
  * the figures it decides on). The default re-specializes when the cycle costs
- * less than the specialized code saves until the next write (the calls between
- * writes, as counted, times the benefit the program set); without those
- * figures, when the cycle takes under 5% of the time between writes. It backs
+ * less than the specialized code saves until the next write (the recent calls
+ * per write, as counted, times the benefit the program set); without a
+ * benefit, when the cycle takes under 5% of the time between writes. It backs
  * off exponentially while the cycle does not pay; so under an adversarial
  * writer the program runs its generic code, plus at most about 5%.
  *
@@ -40,12 +40,10 @@ uint64_t respec_policy_default(respec_predicate *pred, const respec_predicate_st
 	 * (means so far; replugs happen twice per fire). */
 	double cycle_ns = (double)(stats->replug_ns + stats->respecialize_ns) /
 			  (double)stats->guard_fires;
-	uint64_t calls = stats->calls_specialized + stats->calls_generic;
-	if (stats->saved_ns_per_call > 0 && calls > 0) {
+	if (stats->saved_ns_per_call > 0) {
 		/* Synthetix's model: what the calls between two writes save pays
-		 * for a cycle. */
-		double calls_per_store = (double)calls / (double)stats->guarded_stores;
-		if (calls_per_store * stats->saved_ns_per_call >= cycle_ns)
+		 * for a cycle (no calls counted: nothing saved). */
+		if (stats->recent_calls_per_store * stats->saved_ns_per_call >= cycle_ns)
 			return 0;
 	} else if (cycle_ns <= max_overhead * stats->store_interval_ns) {
 		return 0;

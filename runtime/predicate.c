@@ -50,6 +50,9 @@ struct respec_predicate {
 	respec_policy_fn policy;
 	void *policy_arg;
 	double saved_ns_per_call;
+	/* The calls and stores when the policy last ran: its recent calls per store. */
+	uint64_t policy_calls, policy_stores;
+	double recent_calls_per_store;
 	_Atomic uint64_t guarded_stores, guard_fires, backoffs, respecialize_ns, replug_ns, replugs;
 	uint64_t consecutive_backoffs, last_store_ns;
 	double store_interval_ns;
@@ -113,14 +116,16 @@ int respec_predicate_destroy(respec_predicate *pred)
 		return respec__fail(EBUSY, "respec_predicate_destroy(\"%s\"): still established",
 				    pred->name);
 	}
-	for (size_t i = 0; i < pred->ndeps; i++)
-		atomic_fetch_sub(&pred->deps[i].slot->state->predicate_refs, 1);
-	pthread_mutex_unlock(&pred->lock);
+	/* Unlinked first: the stats table, which reads the dependents' slots,
+	 * no longer sees it once they may be destroyed. */
 	pthread_mutex_lock(&respec__registry_lock);
 	*pred->prev_next = pred->next;
 	if (pred->next)
 		pred->next->prev_next = pred->prev_next;
 	pthread_mutex_unlock(&respec__registry_lock);
+	for (size_t i = 0; i < pred->ndeps; i++)
+		atomic_fetch_sub(&pred->deps[i].slot->state->predicate_refs, 1);
+	pthread_mutex_unlock(&pred->lock);
 	/* Unlinked: the back-off thread can no longer pick it, only finish. */
 	while (atomic_load(&pred->timer_busy))
 		sched_yield();
@@ -183,11 +188,19 @@ int respec_predicate_add_slot(respec_predicate *pred, respec_slot *slot, respec_
 	if (!err && pred->holds)
 		err = respec__fail(EBUSY, "respec_predicate_add_slot(\"%s\"): predicate is established",
 				   pred->name);
-	if (!err && !grow((void **)&pred->deps, pred->ndeps, sizeof *pred->deps))
-		err = respec__fail(ENOMEM, "respec_predicate_add_slot(\"%s\"): out of memory", pred->name);
 	if (!err) {
-		pred->deps[pred->ndeps++] = (struct dependent){slot, specialized};
-		atomic_fetch_add(&slot->state->predicate_refs, 1);
+		/* The stats table reads the dependents under the registry lock
+		 * (after a predicate's lock, as everywhere). */
+		pthread_mutex_lock(&respec__registry_lock);
+		bool grown = grow((void **)&pred->deps, pred->ndeps, sizeof *pred->deps);
+		if (grown) {
+			pred->deps[pred->ndeps++] = (struct dependent){slot, specialized};
+			atomic_fetch_add(&slot->state->predicate_refs, 1);
+		}
+		pthread_mutex_unlock(&respec__registry_lock);
+		if (!grown)
+			err = respec__fail(ENOMEM, "respec_predicate_add_slot(\"%s\"): out of memory",
+					   pred->name);
 	}
 	pthread_mutex_unlock(&pred->lock);
 	return err;
@@ -382,6 +395,21 @@ static void note_store(respec_predicate *pred)
 	pred->last_store_ns = now;
 }
 
+/* The calls its slots served per guarded store since the policy last ran
+ * (counted calls only), for the policy to weigh against a cycle. */
+static void note_calls_per_store(respec_predicate *pred, respec_predicate_stats *stats)
+{
+	uint64_t calls = stats->calls_specialized + stats->calls_generic;
+	uint64_t stores = stats->guarded_stores - pred->policy_stores;
+	pred->recent_calls_per_store =
+		stores ? (double)(calls > pred->policy_calls ? calls - pred->policy_calls : 0) /
+				 (double)stores
+		       : 0;
+	stats->recent_calls_per_store = pred->recent_calls_per_store;
+	pred->policy_calls = calls;
+	pred->policy_stores = stats->guarded_stores;
+}
+
 int respec_guard_begin(respec_predicate *pred)
 {
 	if (!pred)
@@ -423,6 +451,7 @@ static int end_guard(respec_predicate *pred, bool defer)
 	if (pred->guard_broke && pred->respecialize) {
 		respec_predicate_stats stats;
 		fill_stats(pred, &stats);
+		note_calls_per_store(pred, &stats);
 		uint64_t backoff = pred->policy(pred, &stats, pred->policy_arg);
 		if (backoff == 0) {
 			pred->consecutive_backoffs = 0;
@@ -497,6 +526,7 @@ static void fill_stats(const respec_predicate *pred, respec_predicate_stats *out
 		.replugs = atomic_load(&pred->replugs),
 		.store_interval_ns = pred->store_interval_ns,
 		.saved_ns_per_call = pred->saved_ns_per_call,
+		.recent_calls_per_store = pred->recent_calls_per_store,
 	};
 	for (size_t i = 0; i < pred->ndeps; i++) {
 		respec_slot_stats slot;

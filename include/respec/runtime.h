@@ -329,14 +329,15 @@ typedef struct respec_predicate_stats {
 	uint64_t backoffs;         /* times the policy kept it generic for a while */
 	uint64_t consecutive_backoffs; /* since the policy last said "now" */
 	uint64_t respecialize_ns;  /* in the respecialize callback, all calls */
-	uint64_t replugs;          /* times its slots were replugged, either way */
+	uint64_t replugs;          /* replugs of its slots, either way (a batch: one grace period) */
 	uint64_t replug_ns;        /* replugging its slots, both ways */
 	double store_interval_ns;  /* recent mean time between guarded stores; 0: fewer than 2 */
 	/* Its slots' calls (counted only while call counting is on). */
 	uint64_t calls_specialized, calls_generic;
 	/* What its specialized code saves per call (respec_predicate_set_benefit;
-	 * 0: not known). */
-	double saved_ns_per_call;
+	 * 0: not known), and the calls its slots served per guarded store between
+	 * the policy's last two runs (counted calls only). */
+	double saved_ns_per_call, recent_calls_per_store;
 } respec_predicate_stats;
 
 int respec_predicate_get_stats(const respec_predicate *pred, respec_predicate_stats *out);
@@ -355,9 +356,9 @@ int respec_predicate_set_benefit(respec_predicate *pred, double saved_ns_per_cal
  * The default, Synthetix's cost model: re-specialize after a break when it
  * pays. One cycle (a break's replug, the re-specialization and its replug:
  * their mean cost so far) must cost less than the specialized code saves
- * until the next write: the calls between guarded stores (counted while call
- * counting is on) times the benefit set with respec_predicate_set_benefit.
- * Without those figures, the cycle must take at most 5% of the time between
+ * until the next write: its recent calls per guarded store (counted while
+ * call counting is on; with counting off, none) times the benefit set with
+ * respec_predicate_set_benefit. Without a benefit, the cycle must take at most 5% of the time between
  * guarded stores (its recent mean). Otherwise stay generic for 1 ms, doubling
  * with each consecutive back-off up to about 1 s. So a writer breaking the
  * predicate ever faster costs the program at most about 5% over its generic
