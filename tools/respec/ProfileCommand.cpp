@@ -188,28 +188,27 @@ StringRef optionValue(int &I, int Argc, char **Argv) {
 /// Arg is not one.
 bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportOptions &O) {
   auto Value = [&] { return optionValue(I, Argc, Argv); };
+  // The model's numbers, each an option of its own.
+  const std::pair<StringRef, double profile::ReportOptions::*> Reals[] = {
+      {"--dominance", &profile::ReportOptions::dominance},
+      {"--guard-cost", &profile::ReportOptions::guardCost},
+      {"--replug-cost", &profile::ReportOptions::replugCost},
+      {"--choose-cost", &profile::ReportOptions::chooseCost},
+      {"--call-cost", &profile::ReportOptions::callCost},
+      {"--guard-ns", &profile::ReportOptions::guardNs},
+      {"--replug-ns", &profile::ReportOptions::replugNs},
+      {"--mispredict-cost", &profile::ReportOptions::mispredictCost}};
+  for (auto &[Name, Member] : Reals)
+    if (Arg == Name) {
+      O.*Member = realValue(Arg, Value());
+      return true;
+    }
   if (Arg == "--top")
     O.top = unsignedValue(Arg, Value());
-  else if (Arg == "--dominance")
-    O.dominance = realValue(Arg, Value());
-  else if (Arg == "--guard-cost")
-    O.guardCost = realValue(Arg, Value());
-  else if (Arg == "--replug-cost")
-    O.replugCost = realValue(Arg, Value());
-  else if (Arg == "--choose-cost")
-    O.chooseCost = realValue(Arg, Value());
   else if (Arg == "--measure")
     O.measure = unsignedValue(Arg, Value());
   else if (Arg == "--html")
     O.htmlPath = Value();
-  else if (Arg == "--call-cost")
-    O.callCost = realValue(Arg, Value());
-  else if (Arg == "--guard-ns")
-    O.guardNs = realValue(Arg, Value());
-  else if (Arg == "--replug-ns")
-    O.replugNs = realValue(Arg, Value());
-  else if (Arg == "--mispredict-cost")
-    O.mispredictCost = realValue(Arg, Value());
   else if (Arg == "--specs")
     O.specDir = Value().str();
   else
