@@ -47,11 +47,20 @@ struct Candidate {
   // file candidates (files observer): what one program did with one file
   uint64_t opens = 0, reads = 0, bytesRead = 0, preads = 0, seeksElsewhere = 0, shares = 0,
            foreignReads = 0, size = 0, readNs = 0;
-  // the estimate
+  // the estimate (ProfileReport.h), in ns for the run
   TopValue dominant;
   uint64_t writes = 0;
-  double score = 0;
+  /// A value fact's benefit, in observations its specialization folds, and
+  /// the dispatches it adds (a parameter that is not always the same).
+  double observations = 0, dispatches = 0;
+  /// Keeping the fact true (guards, replugs, choices of variant), and
+  /// specializing at run time, in ns.
+  double keepingNs = 0, specializingNs = 0;
+  /// What one folded observation saves, in ns, and where that figure comes from.
+  double nsPerObservation = 1;
+  std::string rateSource;
   double savedNs = 0; ///< a file's: what librespec-io would save, in ns
+  double score = 0;   ///< benefit - cost over the run, in ns
 };
 
 /// What librespec-io's cost model says a file's reads cost (io/costs.c).
@@ -341,8 +350,30 @@ double ioInsteadNs(const Candidate &C, const IoCosts &Io, const ReportOptions &O
          double(C.bytesRead) / 1024 * Io.populateNsPerKiB + Copy;
 }
 
-/// The estimate of Report.h; false when the candidate is not one (no dominant
-/// value, or a region whose memory changed).
+/// The variable a pointer candidate's value V points into, or the function a
+/// function pointer's value is, if the program's symbol tables named it.
+const Profile::SymbolName *symbolAt(const Candidate &C, uint64_t V, const Profile &P) {
+  bool FunctionPointer = C.ctype == "function pointer";
+  if (!StringRef(C.ctype).contains('*') && !FunctionPointer)
+    return nullptr;
+  auto It = P.symbols.find(V);
+  return It == P.symbols.end() || It->second.function != FunctionPointer ? nullptr : &It->second;
+}
+
+/// Whether a region's memory is a variable's the symbol tables name (every
+/// call passed it): known when the program is built, unlike memory the run
+/// computed.
+bool inNamedVariable(const Candidate &Region, const Profile &P) {
+  auto Param = P.candidates.find({Region.function, "param", Region.expr});
+  if (Param == P.candidates.end() || Param->second.values.size() != 1)
+    return false;
+  auto &[Address, Top] = *Param->second.values.begin();
+  return Top.error == 0 && symbolAt(Param->second, Address, P);
+}
+
+/// The estimate of ProfileReport.h, but its rate (nsPerObservation, set
+/// once the first functions are measured: score()); false when the candidate
+/// is not one (no dominant value, or a region whose memory changed).
 bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
   if (C.kind == "file") {
     // Private: no second descriptor, process or thread on the offset.
@@ -351,14 +382,18 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
     // The reads' time in read(2) as this run timed it, less what librespec-io
     // does instead (ioInsteadNs).
     C.savedNs = double(C.readNs) - ioInsteadNs(C, P.ioCosts, O);
-    C.score = C.savedNs;
     return true;
   }
   if (C.kind == "region") {
     if (C.changedOffsets || C.untracked || !C.stableReads)
       return false;
     C.dominant.count = C.stableReads;
-    C.score = double(C.stableReads) - O.replugCost * double(C.bases > 1 ? C.bases - 1 : 0);
+    C.observations = double(C.stableReads);
+    // Memory the run computed (a compiled filter) is specialized on at run
+    // time, by librespec-jit, once; another object with the same contents is
+    // a replug.
+    C.specializingNs = inNamedVariable(C, P) ? 0 : O.specializeNs;
+    C.keepingNs = O.replugNs * double(C.bases > 1 ? C.bases - 1 : 0);
     return true;
   }
   // A pointer parameter's value names an object, not a fact a spec can state:
@@ -376,7 +411,8 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
         C.count < 10 * C.writes)
       return false;
     C.dominant.count = Exact;
-    C.score = double(Exact) - (O.guardCost + O.chooseCost) * double(C.writes);
+    C.observations = double(Exact);
+    C.keepingNs = (O.guardNs + O.chooseNs) * double(C.writes);
     return true;
   }
   for (auto &[V, T] : C.values)
@@ -386,13 +422,24 @@ bool estimate(Candidate &C, const Profile &P, const ReportOptions &O) {
   uint64_t Sure = C.dominant.count - std::min(C.dominant.count, C.dominant.error);
   if (C.count == 0 || double(Sure) < O.dominance * double(C.count))
     return false;
+  // A quasi-invariant is read far more often than written: librespec's
+  // guarded store replugs at each write to an object whose specialized code
+  // is live, so a term written about as often as it is read would replug
+  // about as often as it saves (the same bound as a per-object invariant's).
   C.writes = countOf(P.writes, C.term);
-  double Dispatch = C.kind == "param" && Sure < C.count
-                        ? double(countOf(P.calls, C.function))
-                        : 0;
-  C.score = double(Sure) - O.guardCost * double(C.writes) - O.replugCost * double(C.changes) -
-            Dispatch;
+  if (C.count < 10 * C.writes)
+    return false;
+  C.observations = double(Sure);
+  C.dispatches = C.kind == "param" && Sure < C.count ? double(countOf(P.calls, C.function)) : 0;
+  C.keepingNs = O.guardNs * double(C.writes) + O.replugNs * double(C.changes);
   return true;
+}
+
+/// Synthetix's estimate of C for the run at its rate, in ns: benefit - cost.
+double score(const Candidate &C) {
+  if (C.kind == "file")
+    return C.savedNs;
+  return (C.observations - C.dispatches) * C.nsPerObservation - C.keepingNs - C.specializingNs;
 }
 
 std::string percent(uint64_t Part, uint64_t Whole) {
@@ -401,15 +448,6 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return S;
 }
 
-/// The variable a pointer candidate's value V points into, or the function a
-/// function pointer's value is, if the program's symbol tables named it.
-const Profile::SymbolName *symbolAt(const Candidate &C, uint64_t V, const Profile &P) {
-  bool FunctionPointer = C.ctype == "function pointer";
-  if (!StringRef(C.ctype).contains('*') && !FunctionPointer)
-    return nullptr;
-  auto It = P.symbols.find(V);
-  return It == P.symbols.end() || It->second.function != FunctionPointer ? nullptr : &It->second;
-}
 
 /// Whether the symbol is defined in Source, the file a measuring spec includes.
 bool definedIn(const Profile::SymbolName &Named, StringRef Source) {
@@ -1134,54 +1172,91 @@ void writeDraftSpec(const std::string &Dir, const std::string &Function,
   errs() << "profile: wrote " << Path << "\n";
 }
 
-/// Synthetix's estimate (seeds, file 000, Eq. 1-2) in ns for the profiled run:
-/// calls x (generic - specialized cost per call), at the run's own rate of IR
-/// instructions per ns of CPU (block counts over its CPU time; the
-/// instrumentation's share and the process's start included, so it errs low),
-/// less specializing (the measuring respec explain's wall time: compiling the
-/// source too, more than librespec-jit spends on bitcode it has) and keeping
-/// the facts true: a guard
-/// per write to their terms, a replug per change (librespec's measured
-/// constants, ReportOptions).
-std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double SpecializingNs,
-                          const std::vector<const Candidate *> &Facts, const Profile &P,
-                          const ReportOptions &O) {
-  double NsPerInstruction = double(P.valueCpuNs) / double(P.instructionsExecuted);
-  double Saved = double(Calls) * (Predicted.without - Predicted.with) * NsPerInstruction;
-  uint64_t Writes = 0, Changes = 0;
-  for (const Candidate *C : Facts)
-    Writes += C->writes, Changes += C->changes;
-  double Keeping = double(Writes) * O.guardNs + double(Changes) * O.replugNs;
+/// A time in the unit that reads best: ns, us or ms.
+std::string nsText(double Ns) {
   std::string Text;
-  raw_string_ostream(Text) << "Synthetix's estimate for the run: " << format("%+.3f", (Saved - SpecializingNs - Keeping) / 1e6)
-                           << " ms = " << Calls << " calls x "
-                           << format("%.1f", Predicted.without - Predicted.with)
-                           << " IR instructions x " << format("%.2f", NsPerInstruction)
-                           << " ns (" << format("%.3f", Saved / 1e6) << " ms) - specializing "
-                           << format("%.1f", SpecializingNs / 1e6) << " ms - " << Writes
-                           << " guarded writes and " << Changes << " replugs ("
-                           << format("%.3f", Keeping / 1e6) << " ms)";
-  // Synthetix's break-even: the calls whose savings, less keeping the facts
-  // true at this run's rate, pay for specializing once.
-  double NetPerCall = (Saved - Keeping) / double(Calls);
-  if (Saved <= 0)
-    Text += "; it never pays: the facts save nothing per call";
-  else if (NetPerCall <= 0)
-    Text += "; it never pays: keeping the facts true costs more than they save";
+  if (std::abs(Ns) < 1e4)
+    raw_string_ostream(Text) << format("%.0f ns", Ns);
+  else if (std::abs(Ns) < 1e6)
+    raw_string_ostream(Text) << format("%.1f us", Ns / 1e3);
   else
-    Text += "; specializing pays for itself after " +
-            formatv("{0:F0}", std::ceil(SpecializingNs / NetPerCall)).str() + " calls";
+    raw_string_ostream(Text) << format("%.2f ms", Ns / 1e6);
   return Text;
 }
+
+/// The ns the run spent per IR instruction its blocks counted (its CPU time,
+/// a "run" record); 0 when either is missing. Its uninstrumented code (libc,
+/// the kernel), the profiling and the process's start are in it too, so it
+/// errs high: the report prices instructions at ReportOptions::instructionNs.
+double runNsPerInstruction(const Profile &P) {
+  return P.valueCpuNs && P.instructionsExecuted
+             ? double(P.valueCpuNs) / double(P.instructionsExecuted)
+             : 0;
+}
+
+/// Synthetix's estimate (seeds, file 000, Eq. 1-2) in ns for the profiled run,
+/// of a measured function's facts together: what they saved (SavedNs), less
+/// specializing at run time (the facts' specializingNs, per variant) and
+/// keeping the facts true (their keepingNs: a guard per write to their
+/// terms, a replug per change, a choice of variant per write to a per-object
+/// quasi-invariant); with the break-even when specializing costs the run.
+std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double SavedNs,
+                          size_t Variants, double BuildNs,
+                          const std::vector<const Candidate *> &Facts, const Profile &P,
+                          const ReportOptions &O) {
+  uint64_t Writes = 0, Changes = 0, Choices = 0;
+  double Keeping = 0, Specializing = 0;
+  for (const Candidate *C : Facts) {
+    Writes += C->writes, Changes += C->changes;
+    Choices += C->kind == "term" ? C->writes : 0;
+    Keeping += C->keepingNs, Specializing += C->specializingNs * double(Variants);
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  double Net = SavedNs - Specializing - Keeping;
+  OS << "Synthetix's estimate for the run: " << (Net >= 0 ? "+" : "") << nsText(Net) << " = "
+     << Calls << " calls x " << format("%.1f", Predicted.without - Predicted.with)
+     << " IR instructions x " << format("%.2f", O.instructionNs) << " ns (" << nsText(SavedNs);
+  if (double Run = runNsPerInstruction(P))
+    OS << "; the profiled run's CPU time over the instructions it counted: " << format("%.2f", Run)
+       << " ns";
+  OS << ") - specializing ";
+  if (Specializing > 0)
+    OS << nsText(Specializing) << " (at run time, on the memory the run computed)";
+  else
+    OS << "0 ns (at build time: respec took " << format("%.0f", BuildNs / 1e6) << " ms here)";
+  OS << " - " << Writes << " guarded writes, " << Changes << " replugs and " << Choices
+     << " choices of variant (" << nsText(Keeping) << ")";
+  // Synthetix's break-even: the calls whose savings, less keeping the facts
+  // true at this run's rate, pay for specializing once.
+  double NetPerCall = (SavedNs - Keeping) / double(Calls);
+  if (SavedNs <= 0)
+    OS << "; it never pays: the facts save nothing per call";
+  else if (NetPerCall <= 0)
+    OS << "; it never pays: keeping the facts true costs more than they save";
+  else if (Specializing > 0)
+    OS << "; specializing pays for itself after "
+       << formatv("{0:F0}", std::ceil(Specializing / NetPerCall)).str() << " calls";
+  return OS.str();
+}
+
+/// What measuring a function found: the report's lines and, with a prediction
+/// in ns, what its facts saved over the run and the observations of them
+/// (their ratio prices the candidates: ProfileReport.h).
+struct MeasuredFunction {
+  std::vector<std::string> lines;
+  bool priced = false;
+  double savedNs = 0, observations = 0;
+};
 
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
 /// With a per-object quasi-invariant (objectInvariant), the specialized side
 /// is a variant per value of it, each with the function's other facts.
-std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Candidate *> All,
-                                       const Profile &P, const ReportOptions &O) {
+MeasuredFunction measureFunction(const std::string &Function, ArrayRef<Candidate *> All,
+                                 const Profile &P, const ReportOptions &O) {
   if (!P.definitions.count(Function))
-    return {"not measured: no C prototype recorded (no debug info, or a struct parameter or "
-            "result the ABI passes differently)"};
+    return {{"not measured: no C prototype recorded (no debug info, or a struct parameter or "
+             "result the ABI passes differently)"}};
   const Candidate *Invariant = objectInvariant(Function, All, P);
   std::vector<Candidate> Values = Invariant ? invariantValues(*Invariant, P) : std::vector<Candidate>();
   std::vector<const Candidate *> Mine;
@@ -1192,13 +1267,13 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
   std::vector<const Candidate *> Facts =
       statableFacts(Function, Mine, Values.empty() ? nullptr : Invariant, P, Dropped);
   if (Facts.empty() && Values.empty())
-    return {"not measured: no integer fact, region read whole or pointer into a named "
-            "variable of a profiled source (another address of this run cannot be stated in "
-            "a spec)"};
+    return {{"not measured: no integer fact, region read whole or pointer into a named "
+             "variable of a profiled source (another address of this run cannot be stated in "
+             "a spec)"}};
   std::string Why;
   std::optional<Measurement> Without = measure(Function, {}, P, Why);
   if (!Without)
-    return {"not measured: " + Why};
+    return {{"not measured: " + Why}};
   std::vector<Measurement> Specialized; // one per variant
   std::vector<double> Shares;            // of the calls each variant serves
   std::vector<std::vector<const Candidate *>> Variants;
@@ -1212,7 +1287,7 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
   for (const std::vector<const Candidate *> &VariantFacts : Variants) {
     std::optional<Measurement> With = measure(Function, VariantFacts, P, Why);
     if (!With)
-      return {"not measured: " + Why};
+      return {{"not measured: " + Why}};
     Specialized.push_back(std::move(*With));
   }
   std::vector<std::string> Stated;
@@ -1258,22 +1333,29 @@ std::vector<std::string> measuredLines(const std::string &Function, ArrayRef<Can
        << " of them the call, " << format("%.1f", Predicted->stalls)
        << " the mispredictions of the branches they leave); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
-  std::vector<std::string> Lines = {Measured, OS.str()};
+  MeasuredFunction Result{{Measured, OS.str()}};
   for (const std::string &Fact : Dropped)
-    Lines.push_back("not stated: " + Fact);
-  if (Predicted && P.valueCpuNs && P.instructionsExecuted) {
-    // Specializing is every variant's; keeping the facts, every fact's guards
-    // (the quasi-invariant's: its term's writes).
-    double SpecializingNs = 0;
+    Result.lines.push_back("not stated: " + Fact);
+  if (Predicted) {
+    // Keeping the facts true is every stated fact's, and the quasi-invariant's
+    // (its term's writes); specializing here is every variant's.
+    double BuildNs = 0;
     for (const Measurement &With : Specialized)
-      SpecializingNs += With.specializeNs;
+      BuildNs += With.specializeNs;
     std::vector<const Candidate *> Kept = Facts;
     for (const Candidate *C : All)
       if (Invariant && C->kind == "term" && C->term == Invariant->term)
         Kept.push_back(C);
-    Lines.push_back(synthetixText(*Predicted, Calls, SpecializingNs, Kept, P, O));
+    Result.priced = true;
+    Result.savedNs = double(Calls) * (Predicted->without - Predicted->with) * O.instructionNs;
+    for (const Candidate *C : Facts)
+      Result.observations += C->observations;
+    for (const Candidate &Value : Values)
+      Result.observations += double(Value.dominant.count);
+    Result.lines.push_back(synthetixText(*Predicted, Calls, Result.savedNs, Specialized.size(),
+                                         BuildNs, Kept, P, O));
   }
-  return Lines;
+  return Result;
 }
 
 /// One ranked candidate as the report shows it: a title and the figures
@@ -1311,6 +1393,68 @@ std::string renderHtml(const std::string &Heading, const std::vector<Entry> &Ent
   return H.str();
 }
 
+
+/// What a candidate would save if its one-time cost were paid: positive when
+/// it pays for itself in a run long enough.
+double worth(const Candidate &C) { return C.score + C.specializingNs; }
+
+/// Candidates best first, those worth listing: ones that pay for themselves
+/// in a run long enough, with a hundredth of the best's worth or more (facts
+/// of code that hardly ran are not worth a spec), at most Top.
+std::vector<Candidate *> rank(std::vector<Candidate *> Candidates, unsigned Top) {
+  for (Candidate *C : Candidates)
+    C->score = score(*C);
+  std::stable_sort(Candidates.begin(), Candidates.end(),
+                   [](const Candidate *A, const Candidate *B) { return A->score > B->score; });
+  double Best = 0;
+  for (const Candidate *C : Candidates)
+    Best = std::max(Best, worth(*C));
+  llvm::erase_if(Candidates, [&](const Candidate *C) { return worth(*C) <= 0 || worth(*C) < Best / 100; });
+  if (Candidates.size() > Top)
+    Candidates.resize(Top);
+  return Candidates;
+}
+
+/// Prices each value candidate's observations (ProfileReport.h): a measured
+/// function's at what its facts saved per observation, the others' at what
+/// every measured function's facts saved per observation (1 ns when none was
+/// priced). Returns the latter's source, for the heading.
+std::string price(ArrayRef<Candidate *> Candidates,
+                  const std::map<std::string, MeasuredFunction> &Measured) {
+  double Saved = 0, Observations = 0;
+  for (auto &[Function, M] : Measured)
+    if (M.priced)
+      Saved += M.savedNs, Observations += M.observations;
+  double Mean = Observations > 0 ? Saved / Observations : 1;
+  std::string MeanSource = Observations > 0 ? "the measured functions' mean" : "no function measured";
+  for (Candidate *C : Candidates) {
+    auto It = Measured.find(C->function);
+    if (C->kind != "term" && It != Measured.end() && It->second.priced && It->second.observations > 0) {
+      C->nsPerObservation = It->second.savedNs / It->second.observations;
+      C->rateSource = "measured on " + C->function;
+    } else {
+      C->nsPerObservation = Mean;
+      C->rateSource = MeanSource;
+    }
+  }
+  return formatv("{0:F1} ns, {1}", Mean, MeanSource).str();
+}
+
+/// "benefit ... = ..., cost ...; score ..." for a value or term candidate.
+std::string estimateText(const Candidate &C, StringRef Benefit, StringRef Cost) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "benefit " << Benefit << " x " << format("%.1f", C.nsPerObservation) << " ns ("
+     << C.rateSource << ") = " << nsText(C.observations * C.nsPerObservation) << "; cost " << Cost;
+  if (C.dispatches > 0)
+    OS << " + " << format("%.0f", C.dispatches) << " dispatches (the value changes between calls)";
+  OS << " = " << nsText(C.observations * C.nsPerObservation - C.score) << "; score " << nsText(C.score);
+  if (C.score < 0)
+    OS << " (specializing pays in a run " << format("%.1f", C.specializingNs / worth(C))
+       << "x as long)";
+  return OS.str();
+}
+
 /// After a first, cheap profile (RESPEC_PROFILE_MODE=calls): the most called
 /// functions, and how to record values in them only.
 void printHottest(const Profile &P, size_t Top) {
@@ -1342,38 +1486,44 @@ void report(const ReportOptions &O) {
   for (const std::string &Path : O.profiles)
     readProfile(Path, P);
   addTermCandidates(P);
-  std::vector<Candidate *> Ranked;
+  std::vector<Candidate *> All;
   for (auto &[Key, C] : P.candidates)
     if (estimate(C, P, O))
-      Ranked.push_back(&C);
-  std::stable_sort(Ranked.begin(), Ranked.end(),
-                   [](const Candidate *A, const Candidate *B) { return A->score > B->score; });
-  // Facts of code that hardly ran are not worth a spec: below a hundredth of
-  // the best candidate's score.
-  double Best = Ranked.empty() ? 0 : Ranked.front()->score;
-  llvm::erase_if(Ranked, [&](const Candidate *C) { return C->score <= 0 || C->score < Best / 100; });
-  if (Ranked.size() > O.top)
-    Ranked.resize(O.top);
+      All.push_back(&C);
+  // A first order, at 1 ns per observation, says which functions to measure;
+  // what their facts save per observation then prices every candidate.
+  std::vector<Candidate *> Ranked = rank(All, O.top);
+  std::map<std::string, MeasuredFunction> Measured;
+  for (const Candidate *C : Ranked)
+    if (C->kind != "file" && C->kind != "term" && !Measured.count(C->function) &&
+        Measured.size() < O.measure) {
+      errs() << "profile: measuring " << C->function << " with respec explain\n";
+      Measured[C->function] = measureFunction(C->function, Ranked, P, O);
+    }
+  std::string Rate = price(All, Measured);
+  Ranked = rank(All, O.top);
 
   size_t Files = llvm::count_if(P.candidates, [](auto &Entry) { return Entry.second.kind == "file"; });
   std::string Heading;
   raw_string_ostream(Heading)
       << "respec profile: " << P.candidates.size() - Files << " value sites in " << P.calls.size()
       << " functions, " << Files << " files read; " << Ranked.size()
-      << " candidate predicates ranked by estimated benefit - cost\n"
-      << "(benefit: observations of the dominant value, or ns a file's reads would save; cost: "
-      << format("%g", O.guardCost) << " per write to the term, " << format("%g", O.replugCost)
-      << " per change, " << format("%g", O.chooseCost)
-      << " more per write to a per-object quasi-invariant)";
+      << " candidate predicates ranked by Synthetix's estimate for the run: benefit - cost\n"
+      << "(benefit: observations of the dominant value x the ns one saves, as the partial "
+         "evaluator measured on the first functions (elsewhere "
+      << Rate << "), or the ns a file's reads would save; cost: specializing at run time on "
+         "memory the run computed "
+      << nsText(O.specializeNs) << ", a guarded write " << format("%g", O.guardNs)
+      << " ns, a replug per change " << nsText(O.replugNs) << ", choosing a variant at a write "
+      << "to a per-object quasi-invariant " << nsText(O.chooseNs) << ")";
   outs() << Heading << "\n\n";
-  unsigned Measured = 0;
   std::map<std::string, std::vector<const Candidate *>> ByFunction;
   std::vector<Entry> Entries;
   for (const Candidate *C : Ranked) {
     Entry &E = Entries.emplace_back();
-    std::string Figures;
-    raw_string_ostream F(Figures);
     if (C->kind == "file") {
+      std::string Figures;
+      raw_string_ostream F(Figures);
       E.title = factText(*C, P);
       F << "file, " << C->opens << " open(s) of up to " << C->size << " bytes: " << C->reads
         << " reads of " << C->bytesRead << " bytes (" << C->bytesRead / std::max<uint64_t>(1, C->reads)
@@ -1385,7 +1535,7 @@ void report(const ReportOptions &O) {
           << " ns (the run's " << format("%.0f", double(C->readNs) / double(C->reads))
           << " ns per read(2), less librespec-io's read, mapping and copy), cost "
           << format("%.0f", double(C->opens) * P.ioCosts.openNs)
-          << " ns (setting up each open); score " << format("%.0f", C->score) << " ("
+          << " ns (setting up each open); score " << format("%.0f", C->score) << " ns ("
           << P.ioCostsSource << ")";
       E.lines.push_back(Estimate);
       // The program's time outside these reads, and librespec-io's instead.
@@ -1411,28 +1561,30 @@ void report(const ReportOptions &O) {
     } else if (C->kind == "term") {
       E.title = factText(*C, P);
       E.lines.push_back("read in " + locationsText(C->locations));
-      F << "benefit " << C->dominant.count << " reads, cost " << C->writes
-        << " writes (a guard and a choice of variant each); score " << format("%.0f", C->score);
-      E.lines.push_back(F.str());
+      E.lines.push_back(estimateText(
+          *C, std::to_string(C->dominant.count) + " reads",
+          std::to_string(C->writes) + " writes (a guard and a choice of variant each)"));
     } else {
       E.title = C->function + ": " + factText(*C, P);
       E.lines.push_back(C->kind + " at " + locationsText(C->locations) + "; function called " +
                         std::to_string(countOf(P.calls, C->function)) + " times");
       if (C->kind == "region")
-        F << "benefit " << C->stableReads << " (reads of unchanging memory), " << C->bases
-          << " distinct base address(es)";
+        E.lines.push_back(estimateText(
+            *C, std::to_string(C->stableReads) + " (reads of unchanging memory, " +
+                    std::to_string(C->bases) + " distinct base address(es))",
+            (C->specializingNs > 0 ? "specializing at run time " + nsText(C->specializingNs)
+                                   : std::string("specializing at build time (a variable's memory)")) +
+                " + " + std::to_string(C->bases - 1) + " replugs"));
       else
-        F << "benefit " << C->dominant.count << " (" << percent(C->dominant.count, C->count)
-          << " of " << C->count << "), cost " << C->writes << " writes to "
-          << (C->term.empty() ? "-" : C->term) << " + " << C->changes << " changes";
-      F << "; score " << format("%.0f", C->score);
-      E.lines.push_back(F.str());
-      if (!ByFunction.count(C->function) && Measured < O.measure) {
-        ++Measured;
-        errs() << "profile: measuring " << C->function << " with respec explain\n";
-        for (std::string &Line : measuredLines(C->function, Ranked, P, O))
-          E.lines.push_back(std::move(Line));
-      }
+        E.lines.push_back(estimateText(
+            *C, std::to_string(C->dominant.count) + " (" + percent(C->dominant.count, C->count) +
+                    " of " + std::to_string(C->count) + ")",
+            std::to_string(C->writes) + " writes to " + (C->term.empty() ? "-" : C->term) +
+                " + " + std::to_string(C->changes) + " changes"));
+      if (!ByFunction.count(C->function))
+        if (auto It = Measured.find(C->function); It != Measured.end())
+          for (const std::string &Line : It->second.lines)
+            E.lines.push_back(Line);
       ByFunction[C->function].push_back(C);
     }
     outs() << Entries.size() << ". " << E.title << "\n";

@@ -9,30 +9,55 @@
 // same expression in a function merge): `s->op == 0`, `s->ops->put == 0x...`,
 // a parameter's value, or a region (the memory an interpreter walks through a
 // parameter) whose every offset always read the same value. The estimate, in
-// the units the profile counts, follows Synthetix's model (seeds, file 000,
-// Eq. 1-2) with the run's own counts:
+// ns over the profiled run, is Synthetix's (seeds, file 000, Eq. 1-2):
 //
 //   benefit  = observations of the dominant value (each is a load, a test and
 //              what depends on it, that specialization evaluates away)
-//   cost     = guard checks: every write to the term (TBAA base type and
-//              offset, counted in every instrumented function; stores without
-//              a struct-path tag — memcpy, code built -fno-strict-aliasing,
-//              uninstrumented libraries — are not seen) costs GuardCost;
+//              x the ns one observation saves (below)
+//   cost     = specializing at run time: for a region of memory the run
+//              computed (a compiled filter), librespec-jit's SpecializeNs,
+//              once; facts a spec can state from the source (integers,
+//              variables, a variable's memory) are specialized at build time,
+//              which the run does not pay
+//            + guards: every write to the term (TBAA base type and offset,
+//              counted in every instrumented function; stores without a
+//              struct-path tag — memcpy, code built -fno-strict-aliasing,
+//              uninstrumented libraries — are not seen) costs GuardNs
 //            + replugs: every change of the site's value (estimated, once
-//              observations are sampled) costs ReplugCost
-//              (a broken quasi-invariant re-specializes or falls back);
+//              observations are sampled) costs ReplugNs (a broken
+//              quasi-invariant re-specializes or falls back)
 //            + for a parameter that is not always the same, a dispatch per
-//              call (1 each).
-//   score    = benefit - cost; ranked by score. (The IR instructions a
-//              specialization saves, below, are predicted for the first
-//              ranked functions only: they need the partial evaluator.)
+//              call (an observation's worth).
+//   score    = benefit - cost; ranked by score.
+//
+// A candidate is listed when it would pay for itself in a run long enough
+// (its score without specializing is positive), with a hundredth of the best
+// such figure or more; a negative score says how much longer a run must be.
+// A fact whose term is written more than a tenth as often as it is read is not
+// a candidate: librespec's guarded store replugs at each write to an object
+// whose specialized code is live, and the profile does not tell those writes
+// from the ones that set up a new object (charged a guard only).
+//
+// What an observation saves is measured. The first functions by observations
+// (at 1 ns each) are specialized by the partial evaluator (below), which
+// predicts the IR instructions per call their facts save; calls x that x
+// InstructionNs is what the facts save over the run, and over the
+// observations of the stated facts it prices each observation of that
+// function's candidates. Every other candidate's observations are priced at
+// the measured functions' total over their observations (1 ns when none was
+// measured). InstructionNs is a constant of the machine, not the run's CPU
+// time over the instructions it counted: that figure holds the code the
+// profiling did not count (libc, the kernel), the profiling and the process's
+// start, and errs high by ten times on a filter's run; the report shows it.
 //
 // A field that takes a few values (at most 8) is still a candidate when each object keeps
 // its value while it is read (a stream's operation: encode for one stream,
 // decode for another): by its term, over every function that reads it, when
 // it is read at least ten times as often as it is written. Its benefit is the
-// reads; its cost, per write, a guard and the choice of the variant specialized
-// for the new value (ChooseCost). This is Synthetix's quasi-invariant of an
+// reads; its cost, per write, a guard and the choice of the variant
+// specialized for the new value (ChooseNs: a switch and a store where the
+// value is written; the draft's librespec sketch, which re-chooses by a
+// replug, costs ReplugNs per write to a live object). This is Synthetix's quasi-invariant of an
 // object, specialized where it is written.
 //
 // A file a program read (the files observer, profile/runtime/file_observer.c)
@@ -46,17 +71,17 @@
 // bytes from the mapping (the reads' time beyond read(2)'s fixed cost, at most
 // 1 ns a byte). The fixed costs are librespec-io's constants as it measured
 // them where the program ran (the observer records them from its cache), else
-// its built-in ones. A value observation counts as one ns (a load and a test
-// folded) where both kinds meet in one ranking. The predicted speedup is the
+// its built-in ones. The predicted speedup is the
 // program's: its processes' CPU time (less the observer's own share, which it
 // measures) over its time outside these reads plus librespec-io's instead.
 //
-// GuardCost and ReplugCost are in units of one folded observation (a few
-// instructions); their defaults come from librespec's measured constants
-// (bench/results/runtime.json: a guarded store costs about what a plain store
-// and a check do, a replug microseconds), and are options.
+// GuardNs, ReplugNs and SpecializeNs default to librespec's measured
+// constants (bench/results/runtime.json: a guarded store costs about what a
+// plain store does, a replug under a microsecond; bench/results/bpf.json:
+// librespec-jit specializes and compiles a filter in about 1.6 ms), and are
+// options, as are ChooseNs and InstructionNs.
 //
-// What specialization saves is measured, for the first ranked functions, by the
+// What specialization saves is measured, for the first functions, by the
 // partial evaluator itself: a spec that includes the function's source (its
 // path, directory and command line are in the profile's module record: clang
 // records the command line with -frecord-command-line) calls it with and
@@ -130,19 +155,13 @@
 // at that rate. bench/run profile compares the prediction with the measured
 // speedup of libpcap's filters.
 //
-// For a measured function the report also gives Synthetix's estimate in ns
-// for the profiled run: calls x (generic - specialized IR instructions per
-// call) at the run's own ns per instruction (its CPU time, a "run" record the
-// value profiling's runtime writes, over the instructions its blocks
-// executed; the instrumentation and the process's start included, so short
-// runs look slow), less the measuring respec explain's time (specializing, with
-// compiling the source: more than run-time specialization spends) and a guard
-// per write and a replug per change at librespec's measured costs; and its
-// break-even: the calls whose savings, less the guards and replugs at the
-// run's rate, pay for specializing once. The ranking's order stays the
-// counts' (above): a profiling run is short, so specializing outweighs any
-// such run's savings, and the break-even is what says how long a production
-// run must be for the specialization to pay.
+// For a measured function the report also gives Synthetix's estimate for
+// its facts together: calls x (generic - specialized IR instructions per
+// call) x InstructionNs, less specializing at run time (per variant) and
+// keeping the facts true; with its break-even when specializing costs the
+// run: the calls whose savings, less the guards and replugs at the run's
+// rate, pay for specializing once. It also says how long respec took to
+// specialize the facts at build time (compiling the source too).
 //
 // Draft specs (--specs DIR) are the measuring specs, with what the run saw of
 // every fact of the function in a comment: they compile as they are. The
@@ -210,11 +229,7 @@ struct ReportOptions {
   unsigned top = 10;
   /// Minimum share of a site's observations the dominant value must have.
   double dominance = 0.9;
-  double guardCost = 1.0;
-  double replugCost = 1000.0;
-  /// Per write to a per-object quasi-invariant: picking the variant for its value.
-  double chooseCost = 10.0;
-  /// Functions whose facts are measured with respec explain (the first ranked).
+  /// Functions whose facts are measured with respec explain (the first by observations).
   unsigned measure = 3;
   /// What a call costs when its body is gone (the call and return, moving
   /// the arguments), in IR instructions, for the predicted speedup.
@@ -222,10 +237,21 @@ struct ReportOptions {
   /// What a mispredicted branch costs, in IR instructions, for the predicted
   /// speedup: the ones the facts leave, on both sides.
   double mispredictCost = 30.0;
-  /// For Synthetix's estimate in ns: a guarded store's cost above a plain one,
-  /// and a replug's (a guard that fires), from bench/results/runtime.json
+  /// What one IR instruction of the generic code takes, in ns, to price the
+  /// instructions specialization saves (bench/results/profile.json: libpcap's
+  /// interpreter, 26.7 ns per packet for 111.6 IR instructions per call).
+  double instructionNs = 0.25;
+  /// A guarded store's cost above a plain one, and a replug's (a guard that
+  /// fires), in ns, from bench/results/runtime.json
   /// (guard_ns_above_plain_store: 0.004; guard-fire: 779 ns).
   double guardNs = 0.004, replugNs = 779;
+  /// Per write to a per-object quasi-invariant: choosing the variant for its
+  /// new value where it is written (a switch and a store), in ns.
+  double chooseNs = 10;
+  /// Specializing on memory the run computed, at run time with librespec-jit,
+  /// in ns (bench/results/bpf.json: runtime_gen_ms_median, 1.57 ms to
+  /// specialize and compile a filter).
+  double specializeNs = 1.6e6;
   /// Where draft specs go (one file per function of the top candidates); empty: none.
   std::string specDir;
   /// Where the report also goes as one self-contained HTML page; empty: nowhere.

@@ -27,7 +27,7 @@
 // CHECK: 0 value sites in 0 functions, 8 files read; 2 candidate predicates
 // CHECK: 1. {{.*}}private.dat (read by program) is read privately and sequentially
 // CHECK-NEXT: file, 1 open(s) of up to 40000 bytes: 40001 reads of 40000 bytes (0 per read), 0 preads
-// CHECK-NEXT: benefit {{[0-9]+}} ns (the run's {{[1-9][0-9]*}} ns per read(2), less librespec-io's read, mapping and copy), cost 11500 ns (setting up each open); score {{[0-9]+}} (librespec-io's built-in costs)
+// CHECK-NEXT: benefit {{[0-9]+}} ns (the run's {{[1-9][0-9]*}} ns per read(2), less librespec-io's read, mapping and copy), cost 11500 ns (setting up each open); score {{[0-9]+}} ns (librespec-io's built-in costs)
 // CHECK-NEXT: predicted speedup {{[0-9.]+}}x of program: {{[0-9.]+}} ms of CPU, {{[0-9.]+}} ms of it in these reads, {{[0-9.]+}} ms with librespec-io
 // CHECK-NEXT: specialize with librespec-io: LD_PRELOAD=librespec-io-preload.so program
 // CHECK: 2. {{.*}}seeks.dat (read by program) is read privately (1 seeks elsewhere)
@@ -75,7 +75,7 @@
 // RUN: %if io %{ sh -c 'RESPEC_IO_CACHE_DIR=%t/cache LD_PRELOAD=%io-preload wc -l %t/large.dat' %}
 // RUN: %if io %{ sh -c 'cd %t && RESPEC_IO_CACHE_DIR=%t/cache RESPEC_PROFILE_OUT=%t/measured.profile LD_PRELOAD=$(%respec profile --preload) ./program' %}
 // RUN: %if io %{ %respec profile report %t/measured.profile.files | FileCheck %s --check-prefix=MEASURED %}
-// MEASURED: score {{[0-9]+}} (librespec-io's costs measured where the program ran, {{.*}}/cache/io-costs-{{[0-9a-f]+}})
+// MEASURED: score {{[0-9]+}} ns (librespec-io's costs measured where the program ran, {{.*}}/cache/io-costs-{{[0-9a-f]+}})
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -55,17 +55,19 @@ usage:
    forked child's profile counts only what the child did.
 3. respec profile report PROFILE... ranks the candidate predicates: the
    values a parameter or a field behind one took on (almost) every
-   observation, and the memory an interpreter walks through a parameter that
-   never changed, by observations of that value (what specialization folds)
-   minus the cost of keeping it true (a guard per write to the field, a
-   replug per change), and the fields that each object keeps while it is
-   read (a few values, read far more often than written). For the first
-   ranked functions it runs the partial evaluator with and without the facts
-   and predicts the speedup: the run's executed instructions per source line,
-   weighed by the share of each line the specialization left residual. Files
-   read privately rank by the ns librespec-io would save (the reads' time in
-   read(2), less what librespec-io does instead), with the program's
-   predicted speedup. With
+   observation, the memory an interpreter walks through a parameter that
+   never changed, and the fields that each object keeps while it is read (a
+   few values, read far more often than written). Ranked by Synthetix's
+   estimate for the run, in ns: what specializing saves less what it costs
+   (specializing at run time, a guard per write to the field, a replug per
+   change). For the first functions (by observations) it runs the partial
+   evaluator with and without the facts and predicts the speedup: the run's
+   executed instructions per source line, weighed by the share of each line
+   the specialization left residual; the ns those instructions took in the
+   run are the saving, and the saving per observation they measure prices
+   the other candidates. Files read privately rank by the ns librespec-io
+   would save (the reads' time in read(2), less what librespec-io does
+   instead), with the program's predicted speedup. With
    --specs DIR it writes a draft spec per function that compiles as it is.
 
 One command (--train): the build command runs in a copy of the source tree
@@ -86,14 +88,7 @@ report options (also with --train):
   --top N              candidates to list (default 10)
   --dominance X        share of a site's observations its value must have to be
                        a candidate (default 0.9)
-  --guard-cost N       cost of one write to a predicate's field, in folded
-                       observations (default 1)
-  --replug-cost N      cost of one change of the value (default 1000)
-  --choose-cost N      cost, at each write of a field that is a quasi-invariant
-                       of each object (a few values, read ten times as often as
-                       written), of choosing the variant for its new value
-                       (default 10)
-  --measure N          for the first N ranked functions, count with respec
+  --measure N          for the first N functions by observations, count with respec
                        explain the instructions they specialize to with their
                        integer facts and the regions the run read whole, and
                        without them, and predict the speedup (default 3;
@@ -101,12 +96,24 @@ report options (also with --train):
   --call-cost N        what a call costs once its body is gone, in IR
                        instructions, added to both sides of a predicted
                        speedup (default 10)
-  --guard-ns N         for Synthetix's estimate in ns: what a guarded store
-                       costs above a plain one (default 0.004, librespec's
-                       guard_ns_above_plain_store in bench/results/runtime.json;
-                       bench/run runtime measures it on your machine)
+  --instruction-ns N   what an IR instruction of the generic code takes, in
+                       ns, pricing what specialization saves (default 0.25:
+                       libpcap's interpreter in bench/results/profile.json)
+  --guard-ns N         what a guarded store costs above a plain one (default
+                       0.004, librespec's guard_ns_above_plain_store in
+                       bench/results/runtime.json; bench/run runtime measures
+                       it on your machine)
   --replug-ns N        what a broken predicate's replug costs (default 779,
                        librespec's guard-fire case there)
+  --choose-ns N        at each write of a field that is a quasi-invariant of
+                       each object, choosing the variant for its new value
+                       (default 10)
+  --specialize-ns N    specializing at run time on memory the run computed
+                       (a filter program), once (default 1600000:
+                       librespec-jit's runtime_gen_ms_median in
+                       bench/results/bpf.json); facts the source can state
+                       are specialized at build time, which the run does
+                       not pay
   --mispredict-cost N  what a mispredicted branch costs, in IR instructions:
                        the branches the facts leave (each estimated to miss
                        its rarer way), added to both sides (default 30)
@@ -191,12 +198,12 @@ bool reportOption(StringRef Arg, int &I, int Argc, char **Argv, profile::ReportO
   // The model's numbers, each an option of its own.
   const std::pair<StringRef, double profile::ReportOptions::*> Reals[] = {
       {"--dominance", &profile::ReportOptions::dominance},
-      {"--guard-cost", &profile::ReportOptions::guardCost},
-      {"--replug-cost", &profile::ReportOptions::replugCost},
-      {"--choose-cost", &profile::ReportOptions::chooseCost},
       {"--call-cost", &profile::ReportOptions::callCost},
       {"--guard-ns", &profile::ReportOptions::guardNs},
       {"--replug-ns", &profile::ReportOptions::replugNs},
+      {"--choose-ns", &profile::ReportOptions::chooseNs},
+      {"--specialize-ns", &profile::ReportOptions::specializeNs},
+      {"--instruction-ns", &profile::ReportOptions::instructionNs},
       {"--mispredict-cost", &profile::ReportOptions::mispredictCost}};
   for (auto &[Name, Member] : Reals)
     if (Arg == Name) {
