@@ -258,6 +258,11 @@ void Specializer::evaluateAssume(CallBase &I) {
       Subject = Cmp->getOperand(0), Known = R;
     else if (L.isStatic() && !R.isStatic())
       Subject = Cmp->getOperand(1), Known = L;
+  } else if (auto *Bit = dyn_cast<TruncInst>(V);
+             Bit && Bit->getType()->isIntegerTy(1) && !valueOf(Bit).isStatic()) {
+    // A C bool is tested as its low bit (`b == 0` is `!(trunc b to i1)`):
+    // that bit is the subject, known to be what the predicate says.
+    Subject = Bit, Known = AbstractValue::of(ConstantInt::get(Bit->getType(), Positive));
   }
   if (!Subject)
     throw SpecError(I.getDebugLoc(),

@@ -1398,14 +1398,16 @@ std::string renderHtml(const std::string &Heading, const std::vector<Entry> &Ent
 /// it pays for itself in a run long enough.
 double worth(const Candidate &C) { return C.score + C.specializingNs; }
 
-/// Candidates best first, those worth listing: ones that pay for themselves
-/// in a run long enough, with a hundredth of the best's worth or more (facts
-/// of code that hardly ran are not worth a spec), at most Top.
+/// Candidates best first by their worth (ProfileReport.h: a profiling run is
+/// shorter than the runs it stands for, so a one-time cost does not order
+/// them), those worth listing: ones that pay for themselves in a run long
+/// enough, with a hundredth of the best's worth or more (facts of code that
+/// hardly ran are not worth a spec), at most Top.
 std::vector<Candidate *> rank(std::vector<Candidate *> Candidates, unsigned Top) {
   for (Candidate *C : Candidates)
     C->score = score(*C);
   std::stable_sort(Candidates.begin(), Candidates.end(),
-                   [](const Candidate *A, const Candidate *B) { return A->score > B->score; });
+                   [](const Candidate *A, const Candidate *B) { return worth(*A) > worth(*B); });
   double Best = 0;
   for (const Candidate *C : Candidates)
     Best = std::max(Best, worth(*C));
@@ -1508,7 +1510,7 @@ void report(const ReportOptions &O) {
   raw_string_ostream(Heading)
       << "respec profile: " << P.candidates.size() - Files << " value sites in " << P.calls.size()
       << " functions, " << Files << " files read; " << Ranked.size()
-      << " candidate predicates ranked by Synthetix's estimate for the run: benefit - cost\n"
+      << " candidate predicates ranked by Synthetix's estimate for the run, benefit - cost, without one-time costs\n"
       << "(benefit: observations of the dominant value x the ns one saves, as the partial "
          "evaluator measured on the first functions (elsewhere "
       << Rate << "), or the ns a file's reads would save; cost: specializing at run time on "

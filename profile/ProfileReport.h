@@ -28,11 +28,16 @@
 //              quasi-invariant re-specializes or falls back)
 //            + for a parameter that is not always the same, a dispatch per
 //              call (an observation's worth).
-//   score    = benefit - cost; ranked by score.
+//   score    = benefit - cost.
 //
-// A candidate is listed when it would pay for itself in a run long enough
-// (its score without specializing is positive), with a hundredth of the best
-// such figure or more; a negative score says how much longer a run must be.
+// Candidates are ranked by their worth: the score without the one-time cost
+// of specializing at run time, what they save per run of this length once
+// specialized. A profiling run is shorter than the runs it stands for (a
+// capture of 20,000 packets, for a filter that runs for days), so the one-time
+// cost, which would order a short run's trivial facts above its interpreter,
+// is given with each candidate instead: its score, and when that is negative
+// how much longer a run must be to repay it. A candidate is listed when its
+// worth is positive and a hundredth of the best's or more.
 // A fact whose term is written more than a tenth as often as it is read is not
 // a candidate: librespec's guarded store replugs at each write to an object
 // whose specialized code is live, and the profile does not tell those writes

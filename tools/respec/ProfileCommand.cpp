@@ -57,10 +57,11 @@ usage:
    values a parameter or a field behind one took on (almost) every
    observation, the memory an interpreter walks through a parameter that
    never changed, and the fields that each object keeps while it is read (a
-   few values, read far more often than written). Ranked by Synthetix's
+   few values, read far more often than written). Each gets Synthetix's
    estimate for the run, in ns: what specializing saves less what it costs
    (specializing at run time, a guard per write to the field, a replug per
-   change). For the first functions (by observations) it runs the partial
+   change); they are ranked without the one-time cost of specializing, which
+   a long run repays. For the first functions (by observations) it runs the partial
    evaluator with and without the facts and predicts the speedup: the run's
    executed instructions per source line, weighed by the share of each line
    the specialization left residual; the ns those instructions took in the
