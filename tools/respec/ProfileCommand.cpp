@@ -66,9 +66,9 @@ usage:
    speedup: the run's executed instructions per source line, weighed by the
    share of each line the specialization left residual; those instructions
    at --instruction-ns are the saving, and the saving per observation they
-   measure prices the other candidates. Files read privately rank by the ns librespec-io
-   would save (the reads' time in read(2), less what librespec-io does
-   instead), with the program's predicted speedup. With
+   measure prices the other candidates. Files read privately rank by the
+   ns librespec-io would save (the reads' time in read(2), less what
+   librespec-io does instead), with the program's predicted speedup. With
    --specs DIR it writes a draft spec per function that compiles as it is.
 
 One command (--train): the build command runs in a copy of the source tree
