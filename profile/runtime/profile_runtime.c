@@ -131,6 +131,16 @@ static void reset_in_child(void);
 /* The process whose profile this is: a vfork child shares this memory. */
 static pid_t profiled_process;
 
+/* A site's sampling seed: a hash of its descriptor (FNV-1a), so that it samples
+ * the same observations of a run whatever else the plugin instrumented. */
+static uint64_t descriptor_seed(const char *descriptor)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+	for (const unsigned char *c = (const unsigned char *)descriptor; *c; c++)
+		hash = (hash ^ *c) * 0x100000001b3ULL;
+	return hash ? hash : 1; /* xorshift never leaves zero */
+}
+
 void __respec_profile_register(const char *const *descriptors, struct site **states,
 			       uint64_t *counters, uint64_t n)
 {
@@ -145,7 +155,7 @@ void __respec_profile_register(const char *const *descriptors, struct site **sta
 		s->descriptor = descriptors[i];
 		s->counter = &counters[2 * i];
 		s->period = 1;
-		s->random = 0x9e3779b97f4a7c15ULL ^ (i + 1) * 0xbf58476d1ce4e5b9ULL;
+		s->random = descriptor_seed(descriptors[i]);
 		for (int k = 0; k < KINDS; k++)
 			if (strncmp(descriptors[i], kinds[k], strlen(kinds[k])) == 0 &&
 			    descriptors[i][strlen(kinds[k])] == '\t')
