@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -361,14 +362,14 @@ const Profile::SymbolName *symbolAt(const Candidate &C, uint64_t V, const Profil
 }
 
 /// Whether a region's memory is a variable's the symbol tables name (every
-/// call passed it): known when the program is built, unlike memory the run
-/// computed.
+/// call passed it) that the run never wrote: known when the program is
+/// built, unlike memory the run computed.
 bool inNamedVariable(const Candidate &Region, const Profile &P) {
   auto Param = P.candidates.find({Region.function, "param", Region.expr});
   if (Param == P.candidates.end() || Param->second.values.size() != 1)
     return false;
   auto &[Address, Top] = *Param->second.values.begin();
-  return Top.error == 0 && symbolAt(Param->second, Address, P);
+  return Top.error == 0 && symbolAt(Param->second, Address, P) && !countOf(P.writes, Region.term);
 }
 
 /// The estimate of ProfileReport.h, but its rate (nsPerObservation, set
@@ -1209,8 +1210,10 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double Sa
   for (const Candidate *C : Facts) {
     Writes += C->writes, Changes += C->changes;
     Choices += C->kind == "term" ? C->writes : 0;
-    Keeping += C->keepingNs, Specializing += C->specializingNs * double(Variants);
+    // librespec-jit specializes each variant once, whatever its facts.
+    Keeping += C->keepingNs, Specializing = std::max(Specializing, C->specializingNs);
   }
+  Specializing *= double(Variants);
   std::string Text;
   raw_string_ostream OS(Text);
   double Net = SavedNs - Specializing - Keeping;
@@ -1246,7 +1249,11 @@ std::string synthetixText(const Prediction &Predicted, uint64_t Calls, double Sa
 struct MeasuredFunction {
   std::vector<std::string> lines;
   bool priced = false;
-  double savedNs = 0, observations = 0;
+  /// What the facts saved over the run (at least 0), and the observations of
+  /// its per-object quasi-invariant's variants, which are not candidates.
+  double savedNs = 0, variantObservations = 0;
+  /// The function's candidates the measure saw: the draft spec states these.
+  std::vector<const Candidate *> facts;
 };
 
 /// "measured: ..." and "predicted: ..." for a function's facts, or why not.
@@ -1263,6 +1270,8 @@ MeasuredFunction measureFunction(const std::string &Function, ArrayRef<Candidate
   for (const Candidate *C : All)
     if (C->function == Function)
       Mine.push_back(C);
+  MeasuredFunction Result;
+  Result.facts = Mine;
   std::vector<std::string> Dropped;
   std::vector<const Candidate *> Facts =
       statableFacts(Function, Mine, Values.empty() ? nullptr : Invariant, P, Dropped);
@@ -1333,7 +1342,7 @@ MeasuredFunction measureFunction(const std::string &Function, ArrayRef<Candidate
        << " of them the call, " << format("%.1f", Predicted->stalls)
        << " the mispredictions of the branches they leave); " << format("%.0f", (Predicted->without - Predicted->with) * double(Calls))
        << " fewer over the run";
-  MeasuredFunction Result{{Measured, OS.str()}};
+  Result.lines = {Measured, OS.str()};
   for (const std::string &Fact : Dropped)
     Result.lines.push_back("not stated: " + Fact);
   if (Predicted) {
@@ -1347,11 +1356,10 @@ MeasuredFunction measureFunction(const std::string &Function, ArrayRef<Candidate
       if (Invariant && C->kind == "term" && C->term == Invariant->term)
         Kept.push_back(C);
     Result.priced = true;
-    Result.savedNs = double(Calls) * (Predicted->without - Predicted->with) * O.instructionNs;
-    for (const Candidate *C : Facts)
-      Result.observations += C->observations;
+    Result.savedNs =
+        std::max(0.0, double(Calls) * (Predicted->without - Predicted->with) * O.instructionNs);
     for (const Candidate &Value : Values)
-      Result.observations += double(Value.dominant.count);
+      Result.variantObservations += double(Value.dominant.count);
     Result.lines.push_back(synthetixText(*Predicted, Calls, Result.savedNs, Specialized.size(),
                                          BuildNs, Kept, P, O));
   }
@@ -1418,26 +1426,30 @@ std::vector<Candidate *> rank(std::vector<Candidate *> Candidates, unsigned Top)
 }
 
 /// Prices each value candidate's observations (ProfileReport.h): a measured
-/// function's at what its facts saved per observation, the others' at what
-/// every measured function's facts saved per observation (1 ns when none was
-/// priced). Returns the latter's source, for the heading.
+/// function's saving spread over the observations of all its candidates (and
+/// of its quasi-invariant's variants); the others' at every priced function's
+/// saving over their observations (1 ns when none was priced). Returns the
+/// latter and its source, for the heading.
 std::string price(ArrayRef<Candidate *> Candidates,
                   const std::map<std::string, MeasuredFunction> &Measured) {
-  double Saved = 0, Observations = 0;
-  for (auto &[Function, M] : Measured)
-    if (M.priced)
-      Saved += M.savedNs, Observations += M.observations;
-  double Mean = Observations > 0 ? Saved / Observations : 1;
-  std::string MeanSource = Observations > 0 ? "the measured functions' mean" : "no function measured";
+  std::map<std::string, double> Observations;
+  for (const Candidate *C : Candidates)
+    if (C->kind != "term" && C->kind != "file")
+      Observations[C->function] += C->observations;
+  std::map<std::string, double> Rates;
+  double Saved = 0, Seen = 0;
+  for (auto &[Function, M] : Measured) {
+    double Total = Observations[Function] + M.variantObservations;
+    if (M.priced && Total > 0)
+      Rates[Function] = M.savedNs / Total, Saved += M.savedNs, Seen += Total;
+  }
+  double Mean = Saved > 0 ? Saved / Seen : 1;
+  std::string MeanSource = Saved > 0 ? "the measured functions' mean" : "none priced";
   for (Candidate *C : Candidates) {
-    auto It = Measured.find(C->function);
-    if (C->kind != "term" && It != Measured.end() && It->second.priced && It->second.observations > 0) {
-      C->nsPerObservation = It->second.savedNs / It->second.observations;
-      C->rateSource = "measured on " + C->function;
-    } else {
-      C->nsPerObservation = Mean;
-      C->rateSource = MeanSource;
-    }
+    auto It = Rates.find(C->function);
+    bool Own = C->kind != "term" && It != Rates.end();
+    C->nsPerObservation = Own ? It->second : Mean;
+    C->rateSource = Own ? "measured on " + C->function : MeanSource;
   }
   return formatv("{0:F1} ns, {1}", Mean, MeanSource).str();
 }
@@ -1492,18 +1504,22 @@ void report(const ReportOptions &O) {
   for (auto &[Key, C] : P.candidates)
     if (estimate(C, P, O))
       All.push_back(&C);
-  // A first order, at 1 ns per observation, says which functions to measure;
-  // what their facts save per observation then prices every candidate.
-  std::vector<Candidate *> Ranked = rank(All, O.top);
+  // A first order of the value candidates, at 1 ns per observation, says
+  // which functions to measure; what their facts save per observation then
+  // prices every candidate.
+  std::vector<Candidate *> Values;
+  for (Candidate *C : All)
+    if (C->kind != "file")
+      Values.push_back(C);
+  const std::vector<Candidate *> Preliminary = rank(Values, std::numeric_limits<unsigned>::max());
   std::map<std::string, MeasuredFunction> Measured;
-  for (const Candidate *C : Ranked)
-    if (C->kind != "file" && C->kind != "term" && !Measured.count(C->function) &&
-        Measured.size() < O.measure) {
+  for (const Candidate *C : Preliminary)
+    if (C->kind != "term" && !Measured.count(C->function) && Measured.size() < O.measure) {
       errs() << "profile: measuring " << C->function << " with respec explain\n";
-      Measured[C->function] = measureFunction(C->function, Ranked, P, O);
+      Measured[C->function] = measureFunction(C->function, Preliminary, P, O);
     }
   std::string Rate = price(All, Measured);
-  Ranked = rank(All, O.top);
+  std::vector<Candidate *> Ranked = rank(All, O.top);
 
   size_t Files = llvm::count_if(P.candidates, [](auto &Entry) { return Entry.second.kind == "file"; });
   std::string Heading;
@@ -1576,7 +1592,7 @@ void report(const ReportOptions &O) {
                     std::to_string(C->bases) + " distinct base address(es))",
             (C->specializingNs > 0 ? "specializing at run time " + nsText(C->specializingNs)
                                    : std::string("specializing at build time (a variable's memory)")) +
-                " + " + std::to_string(C->bases - 1) + " replugs"));
+                " + " + std::to_string(C->bases > 1 ? C->bases - 1 : 0) + " replugs"));
       else
         E.lines.push_back(estimateText(
             *C, std::to_string(C->dominant.count) + " (" + percent(C->dominant.count, C->count) +
@@ -1598,9 +1614,21 @@ void report(const ReportOptions &O) {
   bool ValueSites = llvm::any_of(P.candidates, [](auto &Entry) { return Entry.second.kind != "file"; });
   if (!ValueSites && !P.calls.empty())
     printHottest(P, O.top);
+  // A measured function the pricing left out: what the measure found.
+  for (auto &[Function, M] : Measured)
+    if (!ByFunction.count(Function)) {
+      outs() << "Measured, not listed: " << Function << "\n";
+      for (const std::string &Line : M.lines)
+        outs() << "   " << Line << "\n";
+    }
+  // A measured function's draft states the facts its measure did.
   if (!O.specDir.empty())
-    for (auto &[Function, Facts] : ByFunction)
-      writeDraftSpec(O.specDir, Function, Facts, Ranked, P);
+    for (auto &[Function, Facts] : ByFunction) {
+      auto It = Measured.find(Function);
+      writeDraftSpec(O.specDir, Function,
+                     It != Measured.end() && !It->second.facts.empty() ? It->second.facts : Facts,
+                     Preliminary, P);
+    }
 }
 
 } // namespace respec::profile

@@ -43,14 +43,18 @@
 // whose specialized code is live, and the profile does not tell those writes
 // from the ones that set up a new object (charged a guard only).
 //
-// What an observation saves is measured. The first functions by observations
-// (at 1 ns each) are specialized by the partial evaluator (below), which
-// predicts the IR instructions per call their facts save; calls x that x
-// InstructionNs is what the facts save over the run, and over the
-// observations of the stated facts it prices each observation of that
-// function's candidates. Every other candidate's observations are priced at
-// the measured functions' total over their observations (1 ns when none was
-// measured). InstructionNs is a constant of the machine, not the run's CPU
+// What an observation saves is measured. The value candidates are first
+// ranked at 1 ns an observation (files aside, no --top cut), and the first
+// functions of that order are specialized by the partial evaluator (below),
+// which predicts the IR instructions per call their facts save; calls x that x
+// InstructionNs (at least 0) is what the facts save over the run, and spread
+// over the observations of all the function's candidates (and of its
+// quasi-invariant's variants) it prices each of them. Every other candidate's
+// observations are priced at the priced functions' total saving over their
+// observations (1 ns when none was priced). A measured function that the
+// pricing leaves out of the list is reported after it, with what its measure
+// found; a measured function's draft spec states the facts its measure saw.
+// InstructionNs is a constant of the machine, not the run's CPU
 // time over the instructions it counted: that figure holds the code the
 // profiling did not count (libc, the kernel), the profiling and the process's
 // start, and errs high by ten times on a filter's run; the report shows it.
@@ -234,7 +238,8 @@ struct ReportOptions {
   unsigned top = 10;
   /// Minimum share of a site's observations the dominant value must have.
   double dominance = 0.9;
-  /// Functions whose facts are measured with respec explain (the first by observations).
+  /// Functions whose facts are measured with respec explain (the first ranked
+  /// at 1 ns an observation).
   unsigned measure = 3;
   /// What a call costs when its body is gone (the call and return, moving
   /// the arguments), in IR instructions, for the predicted speedup.

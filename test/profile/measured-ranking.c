@@ -11,6 +11,8 @@
 // RUN: %respec profile report %t/profile.txt --top 2 | FileCheck %s
 // RUN: %respec profile report %t/profile.txt --top 2 --measure 0 | FileCheck %s --check-prefix=COUNTS
 // RUN: %respec profile report %t/profile.txt --top 2 --instruction-ns 1 | FileCheck %s --check-prefix=SLOWER
+// A measured function that does not make the list still shows its measure:
+// RUN: %respec profile report %t/profile.txt --top 1 | FileCheck %s --check-prefix=TOP1
 //
 // CHECK: 1. power: n == 16
 // CHECK-NEXT: param at
@@ -24,7 +26,7 @@
 //
 // COUNTS: 1. scaled: c->verbose == 0
 // COUNTS-NEXT: field at
-// COUNTS-NEXT: benefit 800 (100.0% of 800) x 1.0 ns (no function measured) = 800 ns; cost 1 writes to config+0 + 0 changes = 0 ns; score 800 ns
+// COUNTS-NEXT: benefit 800 (100.0% of 800) x 1.0 ns (none priced) = 800 ns; cost 1 writes to config+0 + 0 changes = 0 ns; score 800 ns
 // COUNTS: 2. power: n == 16
 //
 // The price of an instruction (--instruction-ns) scales what a measured
@@ -32,6 +34,11 @@
 // SLOWER: 1. power: n == 16
 // SLOWER-NEXT: param at
 // SLOWER-NEXT: benefit 200 (100.0% of 200) x {{[1-9][0-9]+\.[0-9]}} ns (measured on power)
+//
+// TOP1: 1. power: n == 16
+// TOP1-NOT: {{^}}2. 
+// TOP1: Measured, not listed: scaled
+// TOP1-NEXT: measured by the partial evaluator: scaled specializes to
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -60,12 +60,14 @@ usage:
    few values, read far more often than written). Each gets Synthetix's
    estimate for the run, in ns: what specializing saves less what it costs
    (specializing at run time, a guard per write to the field, a replug per
-   change); they are ranked without the one-time cost of specializing,
-   which a long run repays. For the first functions (by observations) it
-   runs the partial evaluator with and without the facts and predicts the
-   speedup: the run's executed instructions per source line, weighed by the
-   share of each line the specialization left residual; those instructions
-   at --instruction-ns are the saving, and the saving per observation they
+   change, a dispatch per call on a parameter that changes, a choice of
+   variant per write to a per-object quasi-invariant); they are ranked
+   without the one-time cost of specializing, which a long run repays. For
+   the first functions (ranked at 1 ns an observation) it runs the partial
+   evaluator with and without the facts and predicts the speedup: the run's
+   executed instructions per source line, weighed by the share of each line
+   the specialization left residual; those instructions at --instruction-ns
+   are the saving, and the saving per observation they
    measure prices the other candidates. Files read privately rank by the
    ns librespec-io would save (the reads' time in read(2), less what
    librespec-io does instead), with the program's predicted speedup. With
@@ -89,11 +91,11 @@ report options (also with --train):
   --top N              candidates to list (default 10)
   --dominance X        share of a site's observations its value must have to be
                        a candidate (default 0.9)
-  --measure N          for the first N functions by observations, count with
-                       respec explain the instructions they specialize to with
-                       their integer facts and the regions the run read whole,
-                       and without them, and predict the speedup (default 3;
-                       0: none)
+  --measure N          for the first N functions (ranked at 1 ns an
+                       observation), count with respec explain the
+                       instructions they specialize to with their integer
+                       facts and the regions the run read whole, and without
+                       them, and predict the speedup (default 3; 0: none)
   --call-cost N        what a call costs once its body is gone, in IR
                        instructions, added to both sides of a predicted
                        speedup (default 10)
