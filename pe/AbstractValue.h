@@ -15,7 +15,13 @@
 //                     made from it again (EvaluateValues.cpp, addressArithmetic).
 //   ObjectPointerDyn  a pointer known to point *into* one object at an offset
 //                     only known at run time (a dynamic array index). Stores
-//                     through it clobber only that object.
+//                     through it clobber only that object, and only from its
+//                     lowest offset on, when one is known: a cursor that only
+//                     moves forward from a buffer's start (`*pos++ = c`) cannot
+//                     reach the header fields before the buffer in the same
+//                     allocation (an XDR stream's operation beside its bytes).
+//                     Such a pointer may sit in a memory cell too: loaded
+//                     whole, it is the same pointer again.
 //   Dynamic           only known at run time: a residual LLVM Value. A dynamic
 //                     pointer may carry a "root + static offset" decomposition so
 //                     that facts stated with respec_assume() about memory behind
@@ -34,6 +40,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Value.h"
+#include <algorithm>
 #include <cstdint>
 
 namespace respec {
@@ -84,6 +91,10 @@ struct AbstractValue {
   ObjectId object = 0;                ///< ObjectPointer, ObjectPointerDyn
   llvm::Constant *constant = nullptr; ///< Constant
   int64_t offset = 0;                 ///< ObjectPointer
+  /// ObjectPointerDyn: the run-time offset is at least this (AnywhereInObject:
+  /// no bound is known).
+  int64_t lowestOffset = AnywhereInObject;
+  static constexpr int64_t AnywhereInObject = INT64_MIN;
   llvm::Value *residual = nullptr;    ///< Dynamic / ObjectPointerDyn; null = "to be a phi"
   llvm::Value *dynamicRoot = nullptr; ///< Dynamic pointers: root pointer ...
   int64_t dynamicRootOffset = 0;      ///< ... plus this static offset
@@ -108,12 +119,18 @@ struct AbstractValue {
     A.offset = Off;
     return A;
   }
-  static AbstractValue pointerDyn(ObjectId Obj, llvm::Value *V) {
+  static AbstractValue pointerDyn(ObjectId Obj, llvm::Value *V,
+                                  int64_t Lowest = AnywhereInObject) {
     AbstractValue A;
     A.kind = ObjectPointerDyn;
     A.object = Obj;
     A.residual = V;
+    A.lowestOffset = Lowest;
     return A;
+  }
+  /// The lowest offset a pointer into an object may have: its offset if static.
+  int64_t lowestOffsetInObject() const {
+    return kind == ObjectPointer ? offset : lowestOffset;
   }
 
   bool isStatic() const { return kind == Constant || kind == ObjectPointer; }
@@ -131,12 +148,29 @@ struct AbstractValue {
   /// Structural equality, used to detect that a block's entry state changed.
   bool operator==(const AbstractValue &O) const {
     return kind == O.kind && constant == O.constant && object == O.object &&
-           offset == O.offset && residual == O.residual &&
+           offset == O.offset && lowestOffset == O.lowestOffset && residual == O.residual &&
            dynamicRoot == O.dynamicRoot && dynamicRootOffset == O.dynamicRootOffset &&
            knownZero == O.knownZero && knownOne == O.knownOne;
   }
   bool operator!=(const AbstractValue &O) const { return !(*this == O); }
 };
+
+/// Two different pointers into one object reaching a join, Old the join's
+/// entry so far and New the arriving one: a pointer into the object at a
+/// run-time offset, no lower than either. At a loop header a bound lowered
+/// again is dropped: a cursor moving backwards would lower it once per round
+/// of the loop's generalization (a bound that only rises converges). A bound
+/// below the object's start says nothing, and is dropped too, so that no chain
+/// of lowered bounds is longer than the object.
+inline AbstractValue meetPointersIntoObject(const AbstractValue &Old, const AbstractValue &New,
+                                            bool AtLoopHeader) {
+  int64_t OldLowest = Old.lowestOffsetInObject(), NewLowest = New.lowestOffsetInObject();
+  int64_t Lowest = std::min(OldLowest, NewLowest);
+  if (Lowest < 0 ||
+      (AtLoopHeader && Old.kind == AbstractValue::ObjectPointerDyn && NewLowest < OldLowest))
+    Lowest = AbstractValue::AnywhereInObject;
+  return AbstractValue::pointerDyn(Old.object, nullptr, Lowest);
+}
 
 } // namespace respec
 

@@ -61,8 +61,10 @@ static const Cell *cellCovering(const ObjectState &Obj, int64_t Off, uint64_t Si
 std::optional<AbstractValue> Specializer::loadFromCell(const Cell &C, int64_t Start,
                                                        int64_t Off, Type *Ty) {
   uint64_t Size = storeSize(Ty);
-  if (C.partialMask || C.value.isDynamic())
-    return std::nullopt; // a fact about some bits, or a symbolic pointer
+  // A fact about some bits, a symbolic pointer, or a pointer into an object at
+  // a run-time offset (the load stays: evaluateLoad).
+  if (C.partialMask || C.value.isDynamic() || C.value.kind == AbstractValue::ObjectPointerDyn)
+    return std::nullopt;
   if (Start == Off && C.size == Size) {
     // A pointer read back whole, as a pointer or as the address in an integer
     // (EvaluateValues.cpp, addressArithmetic).
@@ -144,14 +146,26 @@ void Specializer::evaluateLoad(LoadInst &I) {
       noteStateRead(Tracked->value.origin);
       return Evaluated(*V);
     }
+  // A cell holding a pointer into an object at a run-time offset, read back
+  // whole as a pointer: the residual load yields that pointer.
+  bool PointerIntoObject = Tracked && !I.isVolatile() && I.isUnordered() && Start == Off &&
+                           Tracked->size == Size && !Tracked->partialMask &&
+                           Tracked->value.kind == AbstractValue::ObjectPointerDyn &&
+                           I.getType()->isPointerTy();
   // A pointer in the loaded bytes that is not forwarded as the pointer its cell
   // records (read as an integer, in part, or from an unknown offset) escapes.
-  if (Addr.kind == AbstractValue::ObjectPointer)
+  if (!PointerIntoObject && Addr.kind == AbstractValue::ObjectPointer)
     state.memory.escapeContents(Addr.object, Addr.offset, Size);
-  else if (Addr.kind == AbstractValue::ObjectPointerDyn)
-    state.memory.escapeContents(Addr.object);
+  else if (!PointerIntoObject && Addr.kind == AbstractValue::ObjectPointerDyn)
+    state.memory.escapeContents(Addr.object, Addr.lowestOffset);
   std::vector<AbstractValue> Ops = {Addr};
   emitResidual(I, Ops, /*OperandsEscape=*/false);
+  if (PointerIntoObject) {
+    AbstractValue &Loaded = state.top().env[&I];
+    Loaded = AbstractValue::pointerDyn(Tracked->value.object, Loaded.residual,
+                                       Tracked->value.lowestOffset);
+    noteStateRead(Tracked->value.origin);
+  }
   if (Tracked && Tracked->pinned && Start == Off && Tracked->size == Size)
     applyFactToResidualLoad(*Tracked, I);
   // An atomic access stronger than unordered may synchronize with another
@@ -170,7 +184,7 @@ void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
   case AbstractValue::ObjectPointerDyn:
     if (Written)
       Mem.escapeValue(Written->value);
-    return Mem.writeSomewhereIn(Addr.object, AccessType);
+    return Mem.writeSomewhereIn(Addr.object, AccessType, Addr.lowestOffset);
   case AbstractValue::Constant:
   case AbstractValue::Dynamic:
     if (auto Root = memoryRoot(Addr))
@@ -188,8 +202,12 @@ void Specializer::evaluateStore(StoreInst &I) {
   std::optional<Cell> Written;
   if (!I.isVolatile() && Val.isStatic()) {
     Written = Cell{Size, Val};
-    Written->accessType = I.getMetadata(LLVMContext::MD_tbaa); // see WriteSummary.h
+  } else if (!I.isVolatile() && Val.kind == AbstractValue::ObjectPointerDyn) {
+    // A cell holds no residual value: the pointer is read back by a load.
+    Written = Cell{Size, AbstractValue::pointerDyn(Val.object, nullptr, Val.lowestOffset)};
   }
+  if (Written)
+    Written->accessType = I.getMetadata(LLVMContext::MD_tbaa); // see WriteSummary.h
   // A pointer stays precisely known only in a recorded cell of a private
   // object; anywhere else it escapes (MemoryState.h).
   bool Recorded = Written && Addr.kind == AbstractValue::ObjectPointer &&
@@ -283,9 +301,11 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
 
   // What it writes: memcpy carries no access type, so it may alias any fact.
   if (!KnownExtent || Dest.kind != AbstractValue::ObjectPointer) {
-    AbstractValue Anywhere = Dest.refersToObject()
-                                 ? AbstractValue::pointerDyn(Dest.object, nullptr)
-                                 : Dest;
+    // From the destination on, at least (a write below it is undefined).
+    AbstractValue Anywhere =
+        Dest.refersToObject()
+            ? AbstractValue::pointerDyn(Dest.object, nullptr, Dest.lowestOffsetInObject())
+            : Dest;
     if (!KnownExtent && Anywhere.isDynamic())
       Anywhere.dynamicRoot = nullptr; // unknown extent: not one range behind the root
     recordWrite(Anywhere, Bytes, std::nullopt, nullptr);

@@ -455,6 +455,59 @@ void Specializer::evaluateCompare(CmpInst &I) {
   emitResidual(I, Ops, /*OperandsEscape=*/false);
 }
 
+/// Whether a residual index is never negative, from how it is made alone: an
+/// unsigned value widened, masked, shifted right or reduced. (Not from LLVM's
+/// value tracking: the residual phis are not complete while the specializer
+/// runs, and their incoming values so far prove nothing.)
+static bool isNonNegativeIndex(const Value *Index) {
+  if (isa<ZExtInst>(Index))
+    return true;
+  auto *Op = dyn_cast<BinaryOperator>(Index);
+  auto *C = Op ? dyn_cast<ConstantInt>(Op->getOperand(1)) : nullptr;
+  if (!C)
+    return false;
+  switch (Op->getOpcode()) {
+  case Instruction::And:
+  case Instruction::URem:
+    return C->getValue().isNonNegative();
+  case Instruction::LShr:
+    return !C->isZero();
+  case Instruction::UDiv:
+    return C->getValue().ugt(1);
+  default:
+    return false;
+  }
+}
+
+/// The lowest offset a residual inbounds getelementptr (GEP) into an object
+/// may reach from Base: Base's lowest plus its constant indices' offsets, when
+/// every index known only at run time is never negative (isNonNegativeIndex:
+/// `p + n` with n unsigned); else none.
+int64_t Specializer::lowestOffsetOfGEP(const AbstractValue &Base, Value *Residual) const {
+  int64_t Lowest = Base.lowestOffsetInObject();
+  auto *GEP = dyn_cast_or_null<GEPOperator>(Residual);
+  if (Lowest == AbstractValue::AnywhereInObject || !GEP || GEP->getType()->isVectorTy())
+    return AbstractValue::AnywhereInObject;
+  gep_type_iterator GTI = gep_type_begin(GEP);
+  for (unsigned Idx = 1; Idx < GEP->getNumOperands(); ++Idx, ++GTI) {
+    Value *Index = GEP->getOperand(Idx);
+    int64_t Step = 0;
+    if (auto *CI = dyn_cast<ConstantInt>(Index)) {
+      if (StructType *ST = GTI.getStructTypeOrNull())
+        Step = int64_t(layout.getStructLayout(ST)->getElementOffset(CI->getZExtValue()));
+      else if (__builtin_mul_overflow(CI->getSExtValue(),
+                                      int64_t(layout.getTypeAllocSize(GTI.getIndexedType())),
+                                      &Step))
+        return AbstractValue::AnywhereInObject;
+    } else if (!isNonNegativeIndex(Index)) {
+      return AbstractValue::AnywhereInObject;
+    }
+    if (__builtin_add_overflow(Lowest, Step, &Lowest))
+      return AbstractValue::AnywhereInObject;
+  }
+  return Lowest;
+}
+
 void Specializer::evaluateGEP(GetElementPtrInst &I) {
   AbstractValue Base = valueOf(I.getPointerOperand());
   std::vector<AbstractValue> Ops = {Base};
@@ -499,7 +552,8 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
   AbstractValue &Result = state.top().env[&I];
   if (Base.refersToObject() && I.isInBounds()) {
     // Still inside the same object, at an offset known only at run time.
-    Result = AbstractValue::pointerDyn(Base.object, Result.residual);
+    Result = AbstractValue::pointerDyn(Base.object, Result.residual,
+                                       lowestOffsetOfGEP(Base, Result.residual));
   } else if (Base.refersToObject()) {
     state.memory.escape(Base.object);
   } else if (StaticIndices && Base.isDynamic()) {

@@ -271,7 +271,7 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
     T.entry = std::move(Out);
     enqueue(T);
   } else {
-    State Met = meetStates(*T.entry, Out);
+    State Met = meetStates(*T.entry, Out, info.get(Target->getParent()).loopWithHeader(Target));
     if (!(Met == *T.entry)) {
       T.entry = std::move(Met);
       enqueue(T);
@@ -916,7 +916,7 @@ void Specializer::adoptCarriedRoots(const std::map<const Value *, Value *> &Entr
 }
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
-                                      std::set<ObjectId> &Escaped) {
+                                      std::set<ObjectId> &Escaped, bool AtLoopHeader) {
   // Undefined is the bottom of the lattice: any value refines it. Poison is
   // below undef (an UndefValue too), so of the two, undef is the meet: were it
   // poison, code that may use undef (an uninitialized variable read) could be
@@ -936,7 +936,7 @@ AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValu
     return R;
   }
   if (A.refersToObject() && B.refersToObject() && A.object == B.object)
-    return AbstractValue::pointerDyn(A.object, nullptr);
+    return meetPointersIntoObject(A, B, AtLoopHeader);
   AbstractValue R = AbstractValue::dynamic(nullptr);
   if (A.isDynamic() && B.isDynamic() && A.dynamicRoot == B.dynamicRoot &&
       A.dynamicRootOffset == B.dynamicRootOffset) {
@@ -950,7 +950,7 @@ AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValu
   return R;
 }
 
-State Specializer::meetStates(const State &A, const State &B) {
+State Specializer::meetStates(const State &A, const State &B, bool AtLoopHeader) {
   State R;
   std::set<ObjectId> Escaped;
   for (size_t F = 0; F < A.frames.size(); ++F) {
@@ -962,7 +962,7 @@ State Specializer::meetStates(const State &A, const State &B) {
     for (auto &[V, AV] : A.frames[F].env) {
       auto It = B.frames[F].env.find(V);
       if (It != B.frames[F].env.end())
-        Frame.env[V] = meetValues(AV, It->second, Escaped);
+        Frame.env[V] = meetValues(AV, It->second, Escaped, AtLoopHeader);
       else if (AV.refersToObject())
         Escaped.insert(AV.object);
     }
@@ -973,7 +973,7 @@ State Specializer::meetStates(const State &A, const State &B) {
   }
   // A pointer that became a phi may point wherever its inputs did: those
   // objects escape in the met memory (MemoryState.h).
-  R.memory = MemoryState::meet(A.memory, B.memory, Escaped);
+  R.memory = MemoryState::meet(A.memory, B.memory, Escaped, AtLoopHeader);
   return R;
 }
 

@@ -86,8 +86,8 @@ void MemoryState::escapeContents(ObjectId Obj, int64_t Off, uint64_t Size) {
     return;
   std::vector<ObjectId> Pointees;
   for (auto &[CellOff, C] : It->second.cells) {
-    bool Overlaps = Size == 0 || (CellOff < Off + int64_t(Size) &&
-                                  Off < CellOff + int64_t(C.size));
+    bool Overlaps = Off < CellOff + int64_t(C.size) &&
+                    (Size == 0 || CellOff < Off + int64_t(Size));
     if (Overlaps && C.value.refersToObject())
       Pointees.push_back(C.value.object);
   }
@@ -152,10 +152,11 @@ void MemoryState::writeObject(ObjectId Obj, int64_t Off, uint64_t Size,
     forgetAliasedFacts(AccessType, nullptr);
 }
 
-void MemoryState::writeSomewhereIn(ObjectId Obj, const MDNode *AccessType) {
-  escapeContents(Obj);
+void MemoryState::writeSomewhereIn(ObjectId Obj, const MDNode *AccessType, int64_t From) {
+  escapeContents(Obj, From);
   ObjectState &O = object(Obj);
-  O.cells.clear();
+  for (auto It = O.cells.begin(); It != O.cells.end();)
+    It = From < It->first + int64_t(It->second.size) ? O.cells.erase(It) : std::next(It);
   if (O.escaped)
     forgetAliasedFacts(AccessType, nullptr);
 }
@@ -239,7 +240,7 @@ void MemoryState::recordFact(ObjectState &O, int64_t Off, const Cell &Fact) {
 //===-- Meet ---------------------------------------------------------------===//
 
 static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
-                              std::set<ObjectId> &Dropped) {
+                              std::set<ObjectId> &Dropped, bool AtLoopHeader) {
   ObjectState R;
   R.escaped = A.escaped || B.escaped;
   for (auto &[Off, CA] : A.cells) {
@@ -250,8 +251,16 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
     bool Same = CB && CA.size == CB->size && CA.partialMask == CB->partialMask &&
                 (CA.accessType == CB->accessType || (!CA.pinned && !CB->pinned)) &&
                 (CA.value.sameStatic(CB->value) || (CA.value.isDynamic() && CA.value == CB->value));
-    if (Same) {
+    // Two pointers into one object, each a whole plain cell: a pointer into
+    // it still, as in an SSA value's meet, so the object stays private.
+    bool IntoOneObject = CB && !Same && CA.size == CB->size && !CA.partialMask &&
+                         !CB->partialMask && !CA.pinned && !CB->pinned &&
+                         CA.value.refersToObject() && CB->value.refersToObject() &&
+                         CA.value.object == CB->value.object;
+    if (Same || IntoOneObject) {
       Cell C = CA;
+      if (IntoOneObject)
+        C.value = meetPointersIntoObject(CA.value, CB->value, AtLoopHeader);
       if (CA.accessType != CB->accessType)
         C.accessType = nullptr;
       C.pinned = CA.pinned && CB->pinned;
@@ -281,7 +290,7 @@ static void meetMaps(const Map &A, const Map &B, Map &R, std::set<ObjectId> &Dro
   for (auto &[Key, OA] : A) {
     auto It = B.find(Key);
     if (It != B.end())
-      R.emplace(Key, MeetOne(OA, It->second, Dropped));
+      R.emplace(Key, MeetOne(OA, It->second));
     else
       collectPointees(OA, Dropped);
   }
@@ -291,11 +300,14 @@ static void meetMaps(const Map &A, const Map &B, Map &R, std::set<ObjectId> &Dro
 }
 
 MemoryState MemoryState::meet(const MemoryState &A, const MemoryState &B,
-                              const std::set<ObjectId> &LostPointers) {
+                              const std::set<ObjectId> &LostPointers, bool AtLoopHeader) {
   MemoryState R;
   std::set<ObjectId> Escaping = LostPointers;
-  meetMaps(A.objects, B.objects, R.objects, Escaping, meetObject);
-  meetMaps(A.dynamicBases, B.dynamicBases, R.dynamicBases, Escaping, meetObject);
+  auto MeetOne = [&](const ObjectState &OA, const ObjectState &OB) {
+    return meetObject(OA, OB, Escaping, AtLoopHeader);
+  };
+  meetMaps(A.objects, B.objects, R.objects, Escaping, MeetOne);
+  meetMaps(A.dynamicBases, B.dynamicBases, R.dynamicBases, Escaping, MeetOne);
   for (ObjectId Id : Escaping)
     R.escape(Id);
   R.closeEscapes();

@@ -33,7 +33,10 @@
 //      - is copied by memcpy/memmove (a struct copy) to anything but a private
 //        object at a known offset,
 //      - is merged at a join with a different value, in SSA values (phis) and in
-//        memory cells alike, or its object is dropped from one side of a join,
+//        memory cells alike, or its object is dropped from one side of a join
+//        (merged with another pointer into the same object, it stays known: a
+//        pointer into that object at a run-time offset, no lower than the
+//        lower of the two: AbstractValue.h),
 //      - is passed to code the specializer cannot see — which may read every
 //        pointer stored in the object, even through a `nocapture` argument, and
 //        keep the object's own address unless the argument is `nocapture` —
@@ -46,6 +49,8 @@
 //    All of these go through MemoryState::escape/escapeValue/escapeContents,
 //    called by the writes below and by the evaluator (EvaluateMemory.cpp,
 //    UnfoldCalls.cpp, EvaluateValues.cpp, Generalization.cpp).
+//    A write through a pointer into an object at a run-time offset forgets the
+//    object's cells from that pointer's lowest offset on (writeSomewhereIn).
 //    A write through a pointer of unknown target (writeUnknown) forgets every
 //    cell of every escaped object, every plain cell behind dynamic pointers,
 //    and every respec_assume() fact its access type may alias (C's aliasing
@@ -126,16 +131,19 @@ public:
   }
   /// The bytes [Off, Off+Size) of Obj are read where pointers in them are not
   /// tracked (copied out, passed to unknown code): what their cells point to
-  /// escapes. Size 0 means the whole object.
-  void escapeContents(ObjectId Obj, int64_t Off = 0, uint64_t Size = 0);
+  /// escapes. Size 0 means from Off to the end; by default, the whole object.
+  void escapeContents(ObjectId Obj, int64_t Off = AbstractValue::AnywhereInObject,
+                      uint64_t Size = 0);
 
   //--- Writes --------------------------------------------------------------===//
   /// A write of exactly [Off, Off+Size) of Obj. Written, when given, is what is
   /// now known to be there. AccessType is the write's TBAA tag.
   void writeObject(ObjectId Obj, int64_t Off, uint64_t Size, std::optional<Cell> Written,
                    const llvm::MDNode *AccessType);
-  /// A write somewhere in Obj, at an offset or of a size known only at run time.
-  void writeSomewhereIn(ObjectId Obj, const llvm::MDNode *AccessType);
+  /// A write somewhere in Obj, at an offset or of a size known only at run
+  /// time, and at no offset below From.
+  void writeSomewhereIn(ObjectId Obj, const llvm::MDNode *AccessType,
+                        int64_t From = AbstractValue::AnywhereInObject);
   /// A write through a pointer of unknown target.
   void writeUnknown(const llvm::MDNode *AccessType);
   /// Writes, by a call with a write summary (WriteSummary.h), somewhere in
@@ -157,11 +165,12 @@ public:
   /// behind a dynamic root).
   void recordFact(ObjectState &O, int64_t Off, const Cell &Fact);
 
-  /// Lowest common knowledge of two states reaching the same point.
-  /// LostPointers: objects that SSA values pointed to on either side and that
-  /// the meet of those values no longer refers to.
+  /// Lowest common knowledge of two states reaching the same point: A, the
+  /// point's entry so far, and B, the arriving one; at a loop header it widens
+  /// (meetPointersIntoObject). LostPointers: objects that SSA values pointed
+  /// to on either side and that the meet of those values no longer refers to.
   static MemoryState meet(const MemoryState &A, const MemoryState &B,
-                          const std::set<ObjectId> &LostPointers);
+                          const std::set<ObjectId> &LostPointers, bool AtLoopHeader);
   bool operator==(const MemoryState &O) const {
     return objects == O.objects && dynamicBases == O.dynamicBases;
   }

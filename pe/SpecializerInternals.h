@@ -398,9 +398,11 @@ private:
   void normalizeForEntry(State &S);
   bool definedBefore(const llvm::Value *A, const llvm::Value *B) const;
   void adoptCarriedRoots(const std::map<const llvm::Value *, llvm::Value *> &EntryPhis);
-  static State meetStates(const State &A, const State &B);
+  /// The meet of a block's entry state so far (A) and an arriving one (B);
+  /// at a loop header, it widens (meetPointersIntoObject).
+  static State meetStates(const State &A, const State &B, bool AtLoopHeader);
   static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
-                                  std::set<ObjectId> &Escaped);
+                                  std::set<ObjectId> &Escaped, bool AtLoopHeader);
 
   // Values.
   AbstractValue valueOf(Value *V, bool Use = true);
@@ -421,6 +423,7 @@ private:
   std::optional<KnownBits> knownBitsOfResult(Instruction &I, ArrayRef<AbstractValue> Ops);
   void evaluateCompare(CmpInst &I);
   void evaluateGEP(GetElementPtrInst &I);
+  int64_t lowestOffsetOfGEP(const AbstractValue &Base, Value *Residual) const;
   void evaluateLoad(LoadInst &I);
   void evaluateStore(StoreInst &I);
   void evaluateAlloca(AllocaInst &I);
