@@ -39,6 +39,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -276,6 +277,30 @@ static void report(const Function &Spec, const SpecializationResult &Result,
 static constexpr const char *CleanupPipeline =
     "function(sroa,early-cse,instcombine,simplifycfg,dse,adce,simplifycfg)";
 
+/// RESPEC_JIT_DUMP=DIR: the code as it goes to ORC, in DIR/FUNCTION.N.ll, to
+/// read what run-time specialization made (`respec specialize --emit-llvm`
+/// shows the same at build time). Written whole or not at all (a temporary
+/// file renamed); a failure is said on stderr and changes nothing else.
+static void dump(const Module &M, const std::string &Directory, const std::string &Stem) {
+  std::string Path = Directory + "/" + Stem + ".ll", Temporary = Path + ".tmp";
+  std::error_code Error;
+  {
+    raw_fd_ostream Out(Temporary, Error);
+    if (!Error) {
+      M.print(Out, nullptr);
+      Out.close();
+      Error = Out.error();
+    }
+  }
+  if (!Error)
+    Error = sys::fs::rename(Temporary, Path);
+  if (Error) {
+    sys::fs::remove(Temporary);
+    errs() << "respec-jit: RESPEC_JIT_DUMP: cannot write " << Path << ": " << Error.message()
+           << "\n";
+  }
+}
+
 CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBinding> &Bindings,
                                  SpecializeStats &Stats) {
   SpecializeOptions Options;
@@ -310,6 +335,8 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
   else
     cleanup->run(*M);
   lowerSmallSwitches(*M);
+  if (const char *Directory = getenv("RESPEC_JIT_DUMP"))
+    dump(*M, Directory, Spec.getName().str() + "." + Name.substr(Name.rfind('.') + 1));
   orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();
   if (Error E = jit->addIRModule(Tracker, orc::ThreadSafeModule(std::move(M), context)))
     throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));

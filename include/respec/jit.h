@@ -16,6 +16,11 @@
  * Static memory (RESPEC_ARG_STATIC_MEMORY) is read when specializing: the bytes
  * must not change while the specialized function may be called.
  *
+ * Environment: RESPEC_JIT_REPORT=1 prints a line per specialization on stderr
+ * (time, the partial evaluator's counts, loops kept residual and why);
+ * RESPEC_JIT_DUMP=DIR writes the code of each as it is compiled, LLVM IR in
+ * DIR/FUNCTION.N.ll (N counts the compilations of this respec_jit).
+ *
  * Thread safety: one respec_jit may be used from several threads; calls are
  * serialized internally. respec_jit_specialize_async() compiles on a background
  * thread and replugs a librespec slot (runtime.h) when done, so callers keep

@@ -6,18 +6,20 @@
  * globals, file-static ones included, and calls its functions; inline assembly is assembled; released
  * code is forgotten; an asynchronous request replugs a librespec slot while
  * other threads call through it and never see a wrong result; misuse fails
- * with a message.
+ * with a message; RESPEC_JIT_DUMP writes what was compiled.
  */
 #include "vm.h"
 
 #include <respec/jit.h>
 #include <respec/runtime.h>
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 RESPEC_DECLARE_BITCODE(jit_test);
 
@@ -107,6 +109,42 @@ static void test_static_values(respec_jit *jit)
 	CHECK(f, "specialize affine: %s", respec_jit_error(jit));
 	for (int32_t x = -1000; f && x <= 1000; x += 13)
 		CHECK(f(x, 0, 0) == x * -3 + 7, "affine(%d) = %d", x, f(x, 0, 0));
+}
+
+/* RESPEC_JIT_DUMP=DIR: each compiled specialization's IR in DIR/FUNCTION.N.ll. */
+static void test_dump(respec_jit *jit)
+{
+	char directory[] = "/tmp/respec-jit-dump.XXXXXX";
+	CHECK(mkdtemp(directory), "mkdtemp");
+	setenv("RESPEC_JIT_DUMP", directory, 1);
+	struct respec_arg args[] = {RESPEC_DYNAMIC, RESPEC_STATIC_VALUE(5), RESPEC_STATIC_VALUE(-2)};
+	affine_fn f = (affine_fn)respec_jit_specialize(jit, "affine", args, 3);
+	unsetenv("RESPEC_JIT_DUMP");
+	CHECK(f && f(10, 0, 0) == 48, "specialize affine for the dump: %s", respec_jit_error(jit));
+	DIR *dir = opendir(directory);
+	struct dirent *entry;
+	int dumped = 0;
+	while (dir && (entry = readdir(dir))) {
+		if (entry->d_name[0] == '.')
+			continue;
+		char path[512], line[256];
+		snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+		FILE *file = fopen(path, "r");
+		int defines = 0;
+		while (file && fgets(line, sizeof line, file))
+			defines += strncmp(line, "define ", 7) == 0;
+		if (file)
+			fclose(file);
+		CHECK(strncmp(entry->d_name, "affine.", 7) == 0 && strstr(entry->d_name, ".ll") &&
+			      defines == 1,
+		      "dumped %s: %d definitions", entry->d_name, defines);
+		dumped++;
+		unlink(path);
+	}
+	if (dir)
+		closedir(dir);
+	rmdir(directory);
+	CHECK(dumped == 1, "%d files dumped, 1 expected", dumped);
 }
 
 static void test_errors(respec_jit *jit)
@@ -289,6 +327,7 @@ int main(void)
 		return 1;
 	test_equivalence_and_cache(jit);
 	test_static_values(jit);
+	test_dump(jit);
 	test_errors(jit);
 	test_what_specialized_code_reaches(jit);
 	test_inline_assembly(jit);
