@@ -39,6 +39,9 @@ struct S { int64_t a, b, c; int8_t f; };
 struct insn { unsigned char op, arg; };
 struct bits { unsigned a : 3; unsigned b : 5; int c : 7; unsigned d : 17; };
 union pun { int i; unsigned short h[2]; unsigned char c[4]; };
+/* A stream: a cursor into cells, whose first two are a header and the rest the
+   bytes the cursor walks (one array, so a walk backwards into the header is C). */
+struct stream { int *pos; int cells[10]; };
 
 /* ext.c: another translation unit, linked generically, never seen by respec. */
 void ext_nop(void);
@@ -168,11 +171,12 @@ LOCALS = {
     "bits": "struct bits bits = {1, 2, 3, 4};",
     "un": "union pun un = {0x01020304};",
     "hp": "int *hp = h_new(); /* freed before returning */",
+    "sm": "struct stream sm = {0, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}};\n\tsm.pos = &sm.cells[2];",
     "vla": "int vla[(a & 3u) + 1u];\n\tfor (unsigned k = 0; k <= (a & 3u); k++)\n"
            "\t\tvla[k] = (int)k;",
 }
 LOCAL_ORDER = ["acc", "x0", "x1", "x2", "arr", "un", "hp", "vla", "p0", "p1", "pp", "maybe",
-               "ap", "r0", "r1", "ls", "bg", "bits"]
+               "ap", "r0", "r1", "ls", "bg", "bits", "sm"]
 PARAM_DECL = {"a": "unsigned a", "b": "unsigned b", "p": "struct s *p", "q": "struct s *q",
               "out": "struct ref *out"}
 PARAM_ORDER = ["a", "b", "p", "q", "out"]
@@ -342,7 +346,7 @@ class Function:
             (2, self.s_byval), (5, self.s_ext), (2, self.s_pp), (2, self.s_helper),
             (1, self.s_loop), (6, self.s_pattern), (3, self.s_bytes), (2, self.s_dynmem),
             (2, self.s_ptrloop), (2, self.s_calls), (2, self.s_switch), (2, self.s_bits),
-            (2, self.s_interp),
+            (2, self.s_interp), (2, self.s_cursor),
         ]
         if self.depth > 3:
             kinds = [k for k in kinds if k[1] not in (self.s_join, self.s_loop)]
@@ -508,6 +512,28 @@ class Function:
             "for (unsigned k = 0; k < %s; k++)\n\tap[k %% 3u] = &arr[k];\n*ap[%s %% 3u] = (int)%s;"
             % (n, self.rng.choice(["a", "b", "1u"]), self.value(1))]))
         self.read()
+
+    def s_cursor(self):
+        """A cursor over a stream's cells, in its field or a local, that moves in a
+        loop (forwards from the bytes, or backwards into the header), an index,
+        or a copy of dynamic length; then the header and the cursor are read."""
+        n = self.rng.choice(["(a & 7u)", "(b & 7u)", "3u"])
+        start = self.rng.choice(["2", "3", "(2 + (a & 7u))", "(2 + (b & 1u))"])
+        self.emit(self.rng.choice([
+            "sm.pos = &sm.cells[%s];\nfor (unsigned k = 0; k < %s && sm.pos < &sm.cells[10]; k++)\n"
+            "\t*sm.pos++ = (int)%s;" % (start, n, self.value(1)),
+            "sm.pos = &sm.cells[%s];\nfor (unsigned k = 0; k < %s && sm.pos > &sm.cells[0]; k++) {\n"
+            "\t--sm.pos;\n\t*sm.pos = (int)((unsigned)*sm.pos + %s);\n}" % (start, n, self.value(1)),
+            "{\n\tint *c = &sm.cells[%s];\n\tfor (unsigned k = 0; k < %s && c < &sm.cells[10]; k++)\n"
+            "\t\t*c++ = (int)%s;\n}" % (start, n, self.value(1)),
+            "sm.cells[2 + (%s & 7u)] = (int)%s;" % (self.rng.choice("ab"), self.value(1)),
+            "(&sm.cells[5])[(int)(%s & 7u) - 5] = (int)%s;" % (self.rng.choice("ab"), self.value(1)),
+            "memset(&sm.cells[%s], 0, (%s & 7u) * sizeof(int));" % (
+                self.rng.choice(["2", "3"]), self.rng.choice("ab")),
+            "sm.pos = &sm.cells[%s];\nwhile (sm.pos < &sm.cells[10] && (unsigned)*sm.pos %% 3u)\n"
+            "\tsm.pos++;" % start]))
+        self.read(self.rng.choice(["sm.cells[0]", "sm.cells[1]", "sm.cells[2]", "sm.cells[9]"]))
+        self.emit("acc = acc * 31u + (unsigned)(sm.pos - &sm.cells[0]);")
 
     def s_calls(self):
         """Indirect calls through a const table, recursion, struct returns, global escapes."""
