@@ -157,17 +157,17 @@ struct AbstractValue {
 
 /// Two different pointers into one object reaching a join, Old the join's
 /// entry so far and New the arriving one: a pointer into the object at a
-/// run-time offset, no lower than either. At a loop header a bound lowered
-/// again is dropped: a cursor moving backwards would lower it once per round
-/// of the loop's generalization (a bound that only rises converges). A bound
-/// below the object's start says nothing, and is dropped too, so that no chain
-/// of lowered bounds is longer than the object.
+/// run-time offset, no lower than either. Where the join closes a cycle (Widen:
+/// a loop header, or the target of a retreating edge in a loop LoopInfo does
+/// not see, entered in two places) a bound lowered again is dropped: a cursor
+/// moving backwards would lower it once per round of the generalization (a
+/// bound that only rises converges). A bound below the object's start says
+/// nothing, and is dropped too.
 inline AbstractValue meetPointersIntoObject(const AbstractValue &Old, const AbstractValue &New,
-                                            bool AtLoopHeader) {
+                                            bool Widen) {
   int64_t OldLowest = Old.lowestOffsetInObject(), NewLowest = New.lowestOffsetInObject();
   int64_t Lowest = std::min(OldLowest, NewLowest);
-  if (Lowest < 0 ||
-      (AtLoopHeader && Old.kind == AbstractValue::ObjectPointerDyn && NewLowest < OldLowest))
+  if (Lowest < 0 || (Widen && Old.kind == AbstractValue::ObjectPointerDyn && NewLowest < OldLowest))
     Lowest = AbstractValue::AnywhereInObject;
   return AbstractValue::pointerDyn(Old.object, nullptr, Lowest);
 }

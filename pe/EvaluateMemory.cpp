@@ -202,7 +202,8 @@ void Specializer::evaluateStore(StoreInst &I) {
   std::optional<Cell> Written;
   if (!I.isVolatile() && Val.isStatic()) {
     Written = Cell{Size, Val};
-  } else if (!I.isVolatile() && Val.kind == AbstractValue::ObjectPointerDyn) {
+  } else if (!I.isVolatile() && Val.kind == AbstractValue::ObjectPointerDyn &&
+             I.getValueOperand()->getType()->isPointerTy()) {
     // A cell holds no residual value: the pointer is read back by a load.
     Written = Cell{Size, AbstractValue::pointerDyn(Val.object, nullptr, Val.lowestOffset)};
   }

@@ -488,9 +488,15 @@ int64_t Specializer::lowestOffsetOfGEP(const AbstractValue &Base, Value *Residua
   auto *GEP = dyn_cast_or_null<GEPOperator>(Residual);
   if (Lowest == AbstractValue::AnywhereInObject || !GEP || GEP->getType()->isVectorTy())
     return AbstractValue::AnywhereInObject;
+  unsigned IndexBits = layout.getIndexTypeSizeInBits(GEP->getType());
   gep_type_iterator GTI = gep_type_begin(GEP);
   for (unsigned Idx = 1; Idx < GEP->getNumOperands(); ++Idx, ++GTI) {
     Value *Index = GEP->getOperand(Idx);
+    // A wider index is truncated (a non-negative one may not stay so); a
+    // scalable type's size is only a minimum.
+    if (Index->getType()->getScalarSizeInBits() > IndexBits ||
+        (!GTI.isStruct() && layout.getTypeAllocSize(GTI.getIndexedType()).isScalable()))
+      return AbstractValue::AnywhereInObject;
     int64_t Step = 0;
     if (auto *CI = dyn_cast<ConstantInt>(Index)) {
       if (StructType *ST = GTI.getStructTypeOrNull())

@@ -271,13 +271,24 @@ BasicBlock *Specializer::addEdge(BasicBlock *Target, State Out, unsigned TargetC
     T.entry = std::move(Out);
     enqueue(T);
   } else {
-    State Met = meetStates(*T.entry, Out, info.get(Target->getParent()).loopWithHeader(Target));
+    State Met = meetStates(*T.entry, Out, closesCycle(*current->original, *Target));
     if (!(Met == *T.entry)) {
       T.entry = std::move(Met);
       enqueue(T);
     }
   }
   return T.residual;
+}
+
+/// Whether the edge From -> To may close a cycle of the generic code: To is a
+/// loop header, or the edge retreats in reverse post-order (a loop with two
+/// entries, which has no natural header). A meet there widens.
+bool Specializer::closesCycle(const BasicBlock &From, const BasicBlock &To) const {
+  const FunctionInfo &FI = info.get(To.getParent());
+  if (FI.loopWithHeader(&To))
+    return true;
+  return From.getParent() == To.getParent() &&
+         FI.rpoIndex.lookup(&To) <= FI.rpoIndex.lookup(&From);
 }
 
 LoopSite Specializer::loopSite(ArrayRef<ContextElement> Path, const BasicBlock *Header) const {
@@ -916,7 +927,7 @@ void Specializer::adoptCarriedRoots(const std::map<const Value *, Value *> &Entr
 }
 
 AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValue &B,
-                                      std::set<ObjectId> &Escaped, bool AtLoopHeader) {
+                                      std::set<ObjectId> &Escaped, bool Widen) {
   // Undefined is the bottom of the lattice: any value refines it. Poison is
   // below undef (an UndefValue too), so of the two, undef is the meet: were it
   // poison, code that may use undef (an uninitialized variable read) could be
@@ -936,7 +947,7 @@ AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValu
     return R;
   }
   if (A.refersToObject() && B.refersToObject() && A.object == B.object)
-    return meetPointersIntoObject(A, B, AtLoopHeader);
+    return meetPointersIntoObject(A, B, Widen);
   AbstractValue R = AbstractValue::dynamic(nullptr);
   if (A.isDynamic() && B.isDynamic() && A.dynamicRoot == B.dynamicRoot &&
       A.dynamicRootOffset == B.dynamicRootOffset) {
@@ -950,7 +961,7 @@ AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValu
   return R;
 }
 
-State Specializer::meetStates(const State &A, const State &B, bool AtLoopHeader) {
+State Specializer::meetStates(const State &A, const State &B, bool Widen) {
   State R;
   std::set<ObjectId> Escaped;
   for (size_t F = 0; F < A.frames.size(); ++F) {
@@ -962,7 +973,7 @@ State Specializer::meetStates(const State &A, const State &B, bool AtLoopHeader)
     for (auto &[V, AV] : A.frames[F].env) {
       auto It = B.frames[F].env.find(V);
       if (It != B.frames[F].env.end())
-        Frame.env[V] = meetValues(AV, It->second, Escaped, AtLoopHeader);
+        Frame.env[V] = meetValues(AV, It->second, Escaped, Widen);
       else if (AV.refersToObject())
         Escaped.insert(AV.object);
     }
@@ -973,7 +984,7 @@ State Specializer::meetStates(const State &A, const State &B, bool AtLoopHeader)
   }
   // A pointer that became a phi may point wherever its inputs did: those
   // objects escape in the met memory (MemoryState.h).
-  R.memory = MemoryState::meet(A.memory, B.memory, Escaped, AtLoopHeader);
+  R.memory = MemoryState::meet(A.memory, B.memory, Escaped, Widen);
   return R;
 }
 

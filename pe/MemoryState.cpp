@@ -240,7 +240,7 @@ void MemoryState::recordFact(ObjectState &O, int64_t Off, const Cell &Fact) {
 //===-- Meet ---------------------------------------------------------------===//
 
 static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
-                              std::set<ObjectId> &Dropped, bool AtLoopHeader) {
+                              std::set<ObjectId> &Dropped, bool Widen) {
   ObjectState R;
   R.escaped = A.escaped || B.escaped;
   for (auto &[Off, CA] : A.cells) {
@@ -260,7 +260,7 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
     if (Same || IntoOneObject) {
       Cell C = CA;
       if (IntoOneObject)
-        C.value = meetPointersIntoObject(CA.value, CB->value, AtLoopHeader);
+        C.value = meetPointersIntoObject(CA.value, CB->value, Widen);
       if (CA.accessType != CB->accessType)
         C.accessType = nullptr;
       C.pinned = CA.pinned && CB->pinned;
@@ -300,11 +300,11 @@ static void meetMaps(const Map &A, const Map &B, Map &R, std::set<ObjectId> &Dro
 }
 
 MemoryState MemoryState::meet(const MemoryState &A, const MemoryState &B,
-                              const std::set<ObjectId> &LostPointers, bool AtLoopHeader) {
+                              const std::set<ObjectId> &LostPointers, bool Widen) {
   MemoryState R;
   std::set<ObjectId> Escaping = LostPointers;
   auto MeetOne = [&](const ObjectState &OA, const ObjectState &OB) {
-    return meetObject(OA, OB, Escaping, AtLoopHeader);
+    return meetObject(OA, OB, Escaping, Widen);
   };
   meetMaps(A.objects, B.objects, R.objects, Escaping, MeetOne);
   meetMaps(A.dynamicBases, B.dynamicBases, R.dynamicBases, Escaping, MeetOne);

@@ -166,11 +166,11 @@ public:
   void recordFact(ObjectState &O, int64_t Off, const Cell &Fact);
 
   /// Lowest common knowledge of two states reaching the same point: A, the
-  /// point's entry so far, and B, the arriving one; at a loop header it widens
-  /// (meetPointersIntoObject). LostPointers: objects that SSA values pointed
+  /// point's entry so far, and B, the arriving one; where the edge closes a
+  /// cycle it widens (Widen: meetPointersIntoObject). LostPointers: objects that SSA values pointed
   /// to on either side and that the meet of those values no longer refers to.
   static MemoryState meet(const MemoryState &A, const MemoryState &B,
-                          const std::set<ObjectId> &LostPointers, bool AtLoopHeader);
+                          const std::set<ObjectId> &LostPointers, bool Widen);
   bool operator==(const MemoryState &O) const {
     return objects == O.objects && dynamicBases == O.dynamicBases;
   }

@@ -399,10 +399,11 @@ private:
   bool definedBefore(const llvm::Value *A, const llvm::Value *B) const;
   void adoptCarriedRoots(const std::map<const llvm::Value *, llvm::Value *> &EntryPhis);
   /// The meet of a block's entry state so far (A) and an arriving one (B);
-  /// at a loop header, it widens (meetPointersIntoObject).
-  static State meetStates(const State &A, const State &B, bool AtLoopHeader);
+  /// where the edge closes a cycle, it widens (meetPointersIntoObject).
+  bool closesCycle(const BasicBlock &From, const BasicBlock &To) const;
+  static State meetStates(const State &A, const State &B, bool Widen);
   static AbstractValue meetValues(const AbstractValue &A, const AbstractValue &B,
-                                  std::set<ObjectId> &Escaped, bool AtLoopHeader);
+                                  std::set<ObjectId> &Escaped, bool Widen);
 
   // Values.
   AbstractValue valueOf(Value *V, bool Use = true);
