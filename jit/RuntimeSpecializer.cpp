@@ -312,7 +312,8 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
   SpecializationResult Result = respec::specialize(Spec, *info, Options, Bindings);
   if (getenv("RESPEC_JIT_REPORT"))
     report(Spec, Result, Start);
-  std::string Name = "respec.jit." + std::to_string(compiled++);
+  unsigned Number = compiled++;
+  std::string Name = "respec.jit." + std::to_string(Number);
   std::unique_ptr<Module> M;
   // Recursive variants are copied into M with the rest of what the residual
   // calls; the generic module is left as it was.
@@ -336,7 +337,7 @@ CompiledCode respec_jit::compile(Function &Spec, const std::vector<ArgumentBindi
     cleanup->run(*M);
   lowerSmallSwitches(*M);
   if (const char *Directory = getenv("RESPEC_JIT_DUMP"))
-    dump(*M, Directory, Spec.getName().str() + "." + Name.substr(Name.rfind('.') + 1));
+    dump(*M, Directory, Spec.getName().str() + "." + std::to_string(Number));
   orc::ResourceTrackerSP Tracker = jit->getMainJITDylib().createResourceTracker();
   if (Error E = jit->addIRModule(Tracker, orc::ThreadSafeModule(std::move(M), context)))
     throw SpecError("", "ORC cannot add the specialized code: " + toString(std::move(E)));
