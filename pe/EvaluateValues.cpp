@@ -479,6 +479,22 @@ static bool isNonNegativeIndex(const Value *Index) {
   }
 }
 
+/// The bytes a constant index of a getelementptr (GEP) steps at GTI, unless
+/// they do not fit in 64 bits (the GEP is then evaluated as one with a
+/// run-time index: its residual instruction computes what LLVM says it does).
+static std::optional<int64_t> constantIndexOffset(const DataLayout &Layout,
+                                                  gep_type_iterator GTI,
+                                                  const ConstantInt &Index) {
+  if (StructType *ST = GTI.getStructTypeOrNull())
+    return int64_t(Layout.getStructLayout(ST)->getElementOffset(Index.getZExtValue()));
+  TypeSize Size = Layout.getTypeAllocSize(GTI.getIndexedType());
+  int64_t Bytes = 0;
+  if (Size.isScalable() || Index.getValue().getSignificantBits() > 64 ||
+      __builtin_mul_overflow(Index.getSExtValue(), int64_t(Size.getFixedValue()), &Bytes))
+    return std::nullopt;
+  return Bytes;
+}
+
 /// The lowest offset a residual inbounds getelementptr (GEP) into an object
 /// may reach from Base: Base's lowest plus its constant indices' offsets, when
 /// every index known only at run time is never negative (isNonNegativeIndex:
@@ -499,12 +515,10 @@ int64_t Specializer::lowestOffsetOfGEP(const AbstractValue &Base, Value *Residua
       return AbstractValue::AnywhereInObject;
     int64_t Step = 0;
     if (auto *CI = dyn_cast<ConstantInt>(Index)) {
-      if (StructType *ST = GTI.getStructTypeOrNull())
-        Step = int64_t(layout.getStructLayout(ST)->getElementOffset(CI->getZExtValue()));
-      else if (__builtin_mul_overflow(CI->getSExtValue(),
-                                      int64_t(layout.getTypeAllocSize(GTI.getIndexedType())),
-                                      &Step))
+      std::optional<int64_t> Bytes = constantIndexOffset(layout, GTI, *CI);
+      if (!Bytes)
         return AbstractValue::AnywhereInObject;
+      Step = *Bytes;
     } else if (!isNonNegativeIndex(Index)) {
       return AbstractValue::AnywhereInObject;
     }
@@ -524,14 +538,9 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
     AbstractValue A = valueOf(I.getOperand(Idx));
     Ops.push_back(A);
     auto *CI = A.kind == AbstractValue::Constant ? dyn_cast<ConstantInt>(A.constant) : nullptr;
-    if (!CI) {
+    std::optional<int64_t> Bytes = CI ? constantIndexOffset(layout, GTI, *CI) : std::nullopt;
+    if (!Bytes || __builtin_add_overflow(Delta, *Bytes, &Delta))
       StaticIndices = false;
-      continue;
-    }
-    if (StructType *ST = GTI.getStructTypeOrNull())
-      Delta += layout.getStructLayout(ST)->getElementOffset(CI->getZExtValue());
-    else
-      Delta += CI->getSExtValue() * int64_t(layout.getTypeAllocSize(GTI.getIndexedType()));
   }
   // An address comes from its indices before its base: `prog[pc]` is where
   // the program counter pc points (see noteProgramCounter); `choices + 1`,
@@ -545,8 +554,10 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
     recordBindingTime(I, false);
     setValue(I, R);
   };
-  if (StaticIndices && Base.kind == AbstractValue::ObjectPointer)
-    return Evaluated(AbstractValue::pointer(Base.object, Base.offset + Delta));
+  int64_t Offset = 0;
+  if (StaticIndices && Base.kind == AbstractValue::ObjectPointer &&
+      !__builtin_add_overflow(Base.offset, Delta, &Offset))
+    return Evaluated(AbstractValue::pointer(Base.object, Offset));
   if (StaticIndices && Base.kind == AbstractValue::Constant) {
     std::vector<Constant *> Cs;
     for (auto &A : Ops)
@@ -562,10 +573,11 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
                                        lowestOffsetOfGEP(Base, Result.residual));
   } else if (Base.refersToObject()) {
     state.memory.escape(Base.object);
-  } else if (StaticIndices && Base.isDynamic()) {
+  } else if (StaticIndices && Base.isDynamic() &&
+             !__builtin_add_overflow(Base.dynamicRootOffset, Delta, &Offset)) {
     // Keep "root + static offset" so facts about *root can be found again.
     Result.dynamicRoot = Base.dynamicRoot ? Base.dynamicRoot : Base.residual;
-    Result.dynamicRootOffset = Base.dynamicRootOffset + Delta;
+    Result.dynamicRootOffset = Offset;
   }
 }
 

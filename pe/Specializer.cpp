@@ -124,6 +124,8 @@ void Specializer::reset() {
   residual = Function::Create(spec.getFunctionType(), GlobalValue::InternalLinkage,
                               spec.getName() + ".respec", module);
   residual->copyAttributesFrom(&spec);
+  // Local again (copied attributes may say hidden, or not dso_local).
+  residual->setLinkage(GlobalValue::InternalLinkage);
   residual->removeFnAttr(Attribute::NoInline);
   residual->removeFnAttr(Attribute::OptimizeNone);
   residual->setSubprogram(nullptr);
