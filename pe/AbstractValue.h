@@ -28,6 +28,13 @@
 //                     a dynamic pointer can be found again; a dynamic integer may
 //                     have some bits known (a fact about a bit-field).
 //
+// At run time (HostMemory.cpp) a pointer into the running program's memory is
+// a Constant address, and carries that address as its lowest one; the meet of
+// two such pointers is a Dynamic pointer whose address is at least the lower
+// of theirs. The rule of ObjectPointerDyn carries over: a cursor that only
+// moves forward from a buffer's start cannot write the header before the
+// buffer in the same allocation, a stream's operation beside its bytes.
+//
 // A static value may carry an Origin: the loop header and loop-carried slot it
 // came from, and a programData mark: it was read from known memory (a program,
 // a table), which is what an interpreter's jump targets are made of. When such a value meets a dynamic one in a comparison, the loop is
@@ -92,7 +99,8 @@ struct AbstractValue {
   llvm::Constant *constant = nullptr; ///< Constant
   int64_t offset = 0;                 ///< ObjectPointer
   /// ObjectPointerDyn: the run-time offset is at least this (AnywhereInObject:
-  /// no bound is known).
+  /// no bound is known). A Constant or Dynamic pointer into the running
+  /// program's memory: its address is at least this.
   int64_t lowestOffset = AnywhereInObject;
   static constexpr int64_t AnywhereInObject = INT64_MIN;
   llvm::Value *residual = nullptr;    ///< Dynamic / ObjectPointerDyn; null = "to be a phi"
@@ -128,9 +136,29 @@ struct AbstractValue {
     A.lowestOffset = Lowest;
     return A;
   }
-  /// The lowest offset a pointer into an object may have: its offset if static.
+  /// A pointer at run time into the running program's memory, with an address
+  /// at least lowestOffset.
+  static AbstractValue addressInProgram(llvm::Constant *Address, int64_t Lowest) {
+    AbstractValue A = of(Address);
+    A.lowestOffset = Lowest;
+    return A;
+  }
+  /// A pointer at run time into the running program's memory, at an address
+  /// known only at run time and no lower than Lowest (null residual: to be
+  /// read back by a load, or to be a phi).
+  static AbstractValue addressAtLeast(int64_t Lowest) {
+    AbstractValue A;
+    A.lowestOffset = Lowest;
+    return A;
+  }
+  /// The lowest offset a pointer into an object may have: its offset if
+  /// static. (For a pointer into the running program's memory, the lowest
+  /// address.)
   int64_t lowestOffsetInObject() const {
     return kind == ObjectPointer ? offset : lowestOffset;
+  }
+  bool isAddressInProgram() const {
+    return (kind == Constant || kind == Dynamic) && lowestOffset != AnywhereInObject;
   }
 
   bool isStatic() const { return kind == Constant || kind == ObjectPointer; }
@@ -157,19 +185,29 @@ struct AbstractValue {
 
 /// Two different pointers into one object reaching a join, Old the join's
 /// entry so far and New the arriving one: a pointer into the object at a
-/// run-time offset, no lower than either. Where the join closes a cycle (Widen:
+/// run-time offset, no lower than either (meetPointersIntoObject; this is that
+/// lowest offset). Where the join closes a cycle (Widen:
 /// a loop header, or the target of a retreating edge in a loop LoopInfo does
 /// not see, entered in two places) a bound lowered again is dropped: a cursor
 /// moving backwards would lower it once per round of the generalization (a
 /// bound that only rises converges). A bound below the object's start says
 /// nothing, and is dropped too.
+inline int64_t meetLowestOffsets(const AbstractValue &Old, const AbstractValue &New, bool Widen) {
+  int64_t OldLowest = Old.lowestOffsetInObject(), NewLowest = New.lowestOffsetInObject();
+  bool OldIsRange = Old.kind == AbstractValue::ObjectPointerDyn || Old.kind == AbstractValue::Dynamic;
+  if (std::min(OldLowest, NewLowest) < 0 || (Widen && OldIsRange && NewLowest < OldLowest))
+    return AbstractValue::AnywhereInObject;
+  return std::min(OldLowest, NewLowest);
+}
 inline AbstractValue meetPointersIntoObject(const AbstractValue &Old, const AbstractValue &New,
                                             bool Widen) {
-  int64_t OldLowest = Old.lowestOffsetInObject(), NewLowest = New.lowestOffsetInObject();
-  int64_t Lowest = std::min(OldLowest, NewLowest);
-  if (Lowest < 0 || (Widen && Old.kind == AbstractValue::ObjectPointerDyn && NewLowest < OldLowest))
-    Lowest = AbstractValue::AnywhereInObject;
-  return AbstractValue::pointerDyn(Old.object, nullptr, Lowest);
+  return AbstractValue::pointerDyn(Old.object, nullptr, meetLowestOffsets(Old, New, Widen));
+}
+/// The same for two different pointers into the running program's memory
+/// (isAddressInProgram): an address at run time, no lower than either.
+inline AbstractValue meetAddressesInProgram(const AbstractValue &Old, const AbstractValue &New,
+                                            bool Widen) {
+  return AbstractValue::addressAtLeast(meetLowestOffsets(Old, New, Widen));
 }
 
 } // namespace respec

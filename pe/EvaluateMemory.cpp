@@ -146,12 +146,15 @@ void Specializer::evaluateLoad(LoadInst &I) {
       noteStateRead(Tracked->value.origin);
       return Evaluated(*V);
     }
-  // A cell holding a pointer into an object at a run-time offset, read back
-  // whole as a pointer: the residual load yields that pointer.
-  bool PointerIntoObject = Tracked && !I.isVolatile() && I.isUnordered() && Start == Off &&
-                           Tracked->size == Size && !Tracked->partialMask &&
-                           Tracked->value.kind == AbstractValue::ObjectPointerDyn &&
-                           I.getType()->isPointerTy();
+  // A cell holding a pointer into an object at a run-time offset, or into the
+  // running program's memory, read back whole as a pointer: the residual load
+  // yields that pointer.
+  bool WholePointer = Tracked && !I.isVolatile() && I.isUnordered() && Start == Off &&
+                      Tracked->size == Size && !Tracked->partialMask &&
+                      I.getType()->isPointerTy();
+  bool PointerIntoObject =
+      WholePointer && Tracked->value.kind == AbstractValue::ObjectPointerDyn;
+  bool AddressInProgram = WholePointer && Tracked->value.isAddressInProgram();
   // A pointer in the loaded bytes that is not forwarded as the pointer its cell
   // records (read as an integer, in part, or from an unknown offset) escapes.
   if (!PointerIntoObject && Addr.kind == AbstractValue::ObjectPointer)
@@ -165,6 +168,8 @@ void Specializer::evaluateLoad(LoadInst &I) {
     Loaded = AbstractValue::pointerDyn(Tracked->value.object, Loaded.residual,
                                        Tracked->value.lowestOffset);
     noteStateRead(Tracked->value.origin);
+  } else if (AddressInProgram) {
+    state.top().env[&I].lowestOffset = Tracked->value.lowestOffset;
   }
   if (Tracked && Tracked->pinned && Start == Off && Tracked->size == Size)
     applyFactToResidualLoad(*Tracked, I);
@@ -188,7 +193,8 @@ void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
   case AbstractValue::Constant:
   case AbstractValue::Dynamic:
     if (auto Root = memoryRoot(Addr))
-      return Mem.writeBehindRoot(Root->first, Root->second, Size, Written, AccessType);
+      return Mem.writeBehindRoot(Root->first, Root->second, Size, Written, AccessType,
+                                 {hostRoot(), Addr.lowestOffset});
     if (Written)
       Mem.escapeValue(Written->value);
     return Mem.writeUnknown(AccessType);
@@ -202,10 +208,12 @@ void Specializer::evaluateStore(StoreInst &I) {
   std::optional<Cell> Written;
   if (!I.isVolatile() && Val.isStatic()) {
     Written = Cell{Size, Val};
-  } else if (!I.isVolatile() && Val.kind == AbstractValue::ObjectPointerDyn &&
-             I.getValueOperand()->getType()->isPointerTy()) {
+  } else if (!I.isVolatile() && I.getValueOperand()->getType()->isPointerTy()) {
     // A cell holds no residual value: the pointer is read back by a load.
-    Written = Cell{Size, AbstractValue::pointerDyn(Val.object, nullptr, Val.lowestOffset)};
+    if (Val.kind == AbstractValue::ObjectPointerDyn)
+      Written = Cell{Size, AbstractValue::pointerDyn(Val.object, nullptr, Val.lowestOffset)};
+    else if (Val.isAddressInProgram())
+      Written = Cell{Size, AbstractValue::addressAtLeast(Val.lowestOffset)};
   }
   if (Written)
     Written->accessType = I.getMetadata(LLVMContext::MD_tbaa); // see WriteSummary.h

@@ -579,6 +579,10 @@ void Specializer::evaluateGEP(GetElementPtrInst &I) {
     Result.dynamicRoot = Base.dynamicRoot ? Base.dynamicRoot : Base.residual;
     Result.dynamicRootOffset = Offset;
   }
+  // A cursor into the running program's memory that moves forward keeps its
+  // floor (HostMemory.cpp).
+  if (Base.isAddressInProgram() && I.isInBounds())
+    Result.lowestOffset = lowestOffsetOfGEP(Base, Result.residual);
 }
 
 

@@ -949,6 +949,8 @@ AbstractValue Specializer::meetValues(const AbstractValue &A, const AbstractValu
   if (A.refersToObject() && B.refersToObject() && A.object == B.object)
     return meetPointersIntoObject(A, B, Widen);
   AbstractValue R = AbstractValue::dynamic(nullptr);
+  if (A.isAddressInProgram() && B.isAddressInProgram())
+    R = meetAddressesInProgram(A, B, Widen);
   if (A.isDynamic() && B.isDynamic() && A.dynamicRoot == B.dynamicRoot &&
       A.dynamicRootOffset == B.dynamicRootOffset) {
     R.dynamicRoot = A.dynamicRoot;

@@ -23,6 +23,14 @@
 //   forwards what it stored itself; other threads writing the same bytes
 //   meanwhile would be a data race in the generic program too.
 //
+// Cursors. An address carries itself as its lowest (AbstractValue.h); where
+//   two addresses meet, the pointer is dynamic but no lower than the lower of
+//   them, and stays so while it only moves forward (getelementptr inbounds by
+//   indices never negative). A write through it forgets the cells at and above
+//   that address only: the position and operation of a stream whose buffer
+//   follows them in one allocation stay known while the stream's cursor
+//   writes the buffer (an XDR stream inside its RPC client handle).
+//
 // Static memory. respec_static_memory(p, n) at an address declares those bytes
 //   fixed while the specialized code runs: they are copied now, once, and
 //   loads from them fold from the copy. respec_static_variable("file.c:name")
@@ -89,8 +97,10 @@ AbstractValue Specializer::fromHostAddress(uint64_t Address) {
     if (auto *G = dyn_cast<GlobalVariable>(Symbol); G && G->isConstant() && !G->isThreadLocal())
       return AbstractValue::pointer(objects.forGlobal(G, layout), int64_t(Offset));
   }
-  return AbstractValue::of(ConstantExpr::getIntToPtr(
-      ConstantInt::get(Type::getInt64Ty(ctx), Address), PointerType::getUnqual(ctx)));
+  return AbstractValue::addressInProgram(
+      ConstantExpr::getIntToPtr(ConstantInt::get(Type::getInt64Ty(ctx), Address),
+                                PointerType::getUnqual(ctx)),
+      int64_t(Address));
 }
 
 std::optional<AbstractValue> Specializer::hostConstant(Constant *C) {
@@ -101,10 +111,12 @@ std::optional<AbstractValue> Specializer::hostConstant(Constant *C) {
   if (auto *G = dyn_cast<GlobalVariable>(Base)) {
     if (G->isConstant() || G->isThreadLocal())
       return std::nullopt;
-    if (std::optional<uint64_t> Address = options.host->addressOf(*G))
-      return AbstractValue::of(ConstantExpr::getIntToPtr(
-          ConstantInt::get(Type::getInt64Ty(ctx), *Address + Offset.getSExtValue()),
-          C->getType()));
+    if (std::optional<uint64_t> Address = options.host->addressOf(*G)) {
+      uint64_t At = *Address + Offset.getSExtValue();
+      return AbstractValue::addressInProgram(
+          ConstantExpr::getIntToPtr(ConstantInt::get(Type::getInt64Ty(ctx), At), C->getType()),
+          int64_t(At));
+    }
     return std::nullopt;
   }
   if (isa<GlobalValue>(Base))

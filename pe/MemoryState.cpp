@@ -128,12 +128,15 @@ void MemoryState::forgetRange(ObjectState &O, int64_t Off, uint64_t Size) {
     escape(P);
 }
 
-void MemoryState::forgetAliasedFacts(const MDNode *AccessType, Value *ExceptRoot) {
+void MemoryState::forgetAliasedFacts(const MDNode *AccessType, Value *ExceptRoot,
+                                     AddressFloor Floor) {
   for (auto &[Root, Facts] : dynamicBases) {
     if (Root == ExceptRoot)
       continue;
+    int64_t Below = Root == Floor.hostRoot ? Floor.lowest : AbstractValue::AnywhereInObject;
     for (auto It = Facts.cells.begin(); It != Facts.cells.end();)
-      It = It->second.pinned && !accessTypesMayAlias(AccessType, It->second.accessType)
+      It = (It->second.pinned && !accessTypesMayAlias(AccessType, It->second.accessType)) ||
+                   It->first + int64_t(It->second.size) <= Below
                ? std::next(It)
                : Facts.cells.erase(It);
   }
@@ -217,12 +220,13 @@ void MemoryState::mayWriteSomewhere(ObjectId Obj, ArrayRef<const MDNode *> Acces
 }
 
 void MemoryState::writeBehindRoot(Value *Root, int64_t Off, uint64_t Size,
-                                  std::optional<Cell> Written, const MDNode *AccessType) {
+                                  std::optional<Cell> Written, const MDNode *AccessType,
+                                  AddressFloor Floor) {
   for (auto &[Id, O] : objects)
     if (O.escaped)
       O.cells.clear();
   // Other offsets from the same root are other bytes.
-  forgetAliasedFacts(AccessType, Root);
+  forgetAliasedFacts(AccessType, Root, Floor);
   ObjectState &Facts = dynamicBases[Root];
   forgetRange(Facts, Off, Size);
   if (Written) {
@@ -251,16 +255,20 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
     bool Same = CB && CA.size == CB->size && CA.partialMask == CB->partialMask &&
                 (CA.accessType == CB->accessType || (!CA.pinned && !CB->pinned)) &&
                 (CA.value.sameStatic(CB->value) || (CA.value.isDynamic() && CA.value == CB->value));
-    // Two pointers into one object, each a whole plain cell: a pointer into
-    // it still, as in an SSA value's meet, so the object stays private.
-    bool IntoOneObject = CB && !Same && CA.size == CB->size && !CA.partialMask &&
-                         !CB->partialMask && !CA.pinned && !CB->pinned &&
-                         CA.value.refersToObject() && CB->value.refersToObject() &&
-                         CA.value.object == CB->value.object;
-    if (Same || IntoOneObject) {
+    // Two pointers into one object, or into the running program's memory,
+    // each a whole plain cell: a pointer into it still, as in an SSA value's
+    // meet, so the object stays private (a cursor's floor stays known).
+    bool BothPlain = CB && !Same && CA.size == CB->size && !CA.partialMask &&
+                     !CB->partialMask && !CA.pinned && !CB->pinned;
+    bool IntoOneObject = BothPlain && CA.value.refersToObject() &&
+                         CB->value.refersToObject() && CA.value.object == CB->value.object;
+    bool InProgram = BothPlain && CA.value.isAddressInProgram() && CB->value.isAddressInProgram();
+    if (Same || IntoOneObject || InProgram) {
       Cell C = CA;
       if (IntoOneObject)
         C.value = meetPointersIntoObject(CA.value, CB->value, Widen);
+      else if (InProgram)
+        C.value = meetAddressesInProgram(CA.value, CB->value, Widen);
       if (CA.accessType != CB->accessType)
         C.accessType = nullptr;
       C.pinned = CA.pinned && CB->pinned;

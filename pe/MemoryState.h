@@ -104,6 +104,14 @@ struct ObjectState {
   bool operator==(const ObjectState &O) const;
 };
 
+/// Where a write through a pointer into the running program's memory may land:
+/// at an address no lower than this (AbstractValue::isAddressInProgram), behind
+/// the root whose offsets are the program's addresses.
+struct AddressFloor {
+  const llvm::Value *hostRoot = nullptr;
+  int64_t lowest = AbstractValue::AnywhereInObject;
+};
+
 /// What the specializer knows about memory at one program point.
 class MemoryState {
 public:
@@ -157,9 +165,12 @@ public:
   /// AccessTypes: cells whose tag none of them may alias survive.
   void mayWriteSomewhere(ObjectId Obj, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
   /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root: other
-  /// cells behind Root keep, the rest is as writeUnknown.
+  /// cells behind Root keep, the rest is as writeUnknown, except, for a write
+  /// at an address in the running program no lower than Floor.lowest, the
+  /// cells behind Floor.hostRoot that end at or below it (HostMemory.cpp).
   void writeBehindRoot(llvm::Value *Root, int64_t Off, uint64_t Size,
-                       std::optional<Cell> Written, const llvm::MDNode *AccessType);
+                       std::optional<Cell> Written, const llvm::MDNode *AccessType,
+                       AddressFloor Floor = {});
 
   /// respec_assume(): Fact holds at Off in O (an object's state, or the memory
   /// behind a dynamic root).
@@ -181,7 +192,8 @@ private:
   void forgetRange(ObjectState &O, int64_t Off, uint64_t Size);
   /// Forgets the facts behind dynamic pointers that a write of AccessType to
   /// memory other than their own may change.
-  void forgetAliasedFacts(const llvm::MDNode *AccessType, llvm::Value *ExceptRoot);
+  void forgetAliasedFacts(const llvm::MDNode *AccessType, llvm::Value *ExceptRoot,
+                          AddressFloor Floor = {});
   /// Forgets the cells of O that a write with one of AccessTypes may change.
   static void forgetTyped(ObjectState &O, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
   /// Restores "escaped objects point only to escaped objects" after a meet.

@@ -12,7 +12,7 @@ static unsigned stream_write_count;
 
 static int plain_put(struct stream *s, int32_t value)
 {
-	if ((s->room -= 4) < 0)
+	if (s->op != STREAM_WRITING || (s->room -= 4) < 0)
 		return 0;
 	value = (int32_t)((uint32_t)value + (uint32_t)stream_bias); /* wraps, defined */
 	memcpy(s->next, &value, sizeof value);
@@ -35,6 +35,7 @@ static struct stream_ops scaled_ops = {scaled_put, buffer_position};
 
 void stream_open(struct stream *s, char *buffer, int size, int scaled)
 {
+	s->op = STREAM_IDLE;
 	s->base = s->next = buffer;
 	s->size = s->room = size;
 	s->scale = 3;
@@ -56,11 +57,18 @@ unsigned stream_writes(void)
 	return stream_write_count;
 }
 
-int stream_write(struct stream *s, const int32_t *values, int n)
+/* Every write: counted, and the stream writing from its buffer's start. */
+static void begin_write(struct stream *s)
 {
 	stream_write_count++;
+	s->op = STREAM_WRITING;
 	s->next = s->base;
 	s->room = s->size;
+}
+
+int stream_write(struct stream *s, const int32_t *values, int n)
+{
+	begin_write(s);
 	for (int i = 0; i < n; i++)
 		if (!s->ops->put(s, values[i]))
 			return -1;
@@ -119,9 +127,7 @@ int stream_write_selected(const int32_t *values, int n)
 		memcpy(handle.bytes, &selected_stream, stream_handle_size);
 		break;
 	}
-	stream_write_count++;
-	s->next = s->base;
-	s->room = s->size;
+	begin_write(s);
 	int first = write_from(&handle, values, n / 2);
 	if (first < 0)
 		return -1;
@@ -147,9 +153,7 @@ static struct stream_arm stream_arms[] = {
 
 int stream_write_tagged(struct stream *s, const int32_t *tagged, int n)
 {
-	stream_write_count++;
-	s->next = s->base;
-	s->room = s->size;
+	begin_write(s);
 	for (int i = 0; i < n; i++) {
 		const struct stream_arm *arm = stream_arms;
 		for (; arm->put; arm++)

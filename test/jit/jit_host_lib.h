@@ -17,7 +17,10 @@ struct stream_ops {
 	int (*position)(const struct stream *s);
 };
 
+enum stream_op { STREAM_IDLE, STREAM_WRITING };
+
 struct stream {
+	enum stream_op op;      /* set by each write, checked by each value's put */
 	struct stream_ops *ops; /* a table of the library's, file-static */
 	int scale;              /* put multiplies by it */
 	char *base;             /* the buffer */

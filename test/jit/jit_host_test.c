@@ -24,8 +24,11 @@
 
 #include <respec/jit.h>
 
+#include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -153,6 +156,58 @@ static void test_dynamic_count(respec_jit *jit)
 		compare(stream_write, f, &s, n, 5 + (unsigned)n, "dynamic count");
 }
 
+/* The lines of the code dumped into directory (RESPEC_JIT_DUMP) that contain
+ * text; the dump is removed. */
+static int count_dumped_lines(const char *directory, const char *text)
+{
+	int count = 0;
+	DIR *dir = opendir(directory);
+	struct dirent *entry;
+	while (dir && (entry = readdir(dir))) {
+		if (entry->d_name[0] == '.')
+			continue;
+		char path[512], line[1024];
+		snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+		FILE *file = fopen(path, "r");
+		while (file && fgets(line, sizeof line, file))
+			count += strstr(line, text) != NULL;
+		if (file)
+			fclose(file);
+		unlink(path);
+	}
+	if (dir)
+		closedir(dir);
+	rmdir(directory);
+	return count;
+}
+
+/* A stream whose buffer follows it in one allocation, as an RPC client
+ * handle's XDR stream and its buffer: the cursor moves forward from the
+ * buffer's start, so its writes cannot reach the stream's fields before the
+ * buffer (pe/HostMemory.cpp, "Cursors"). The operation each write stores in
+ * the stream stays known while the loop writes values: the specialized code
+ * never reads it back. */
+static void test_cursor_floor(respec_jit *jit)
+{
+	struct {
+		struct stream s;
+		char buffer[40];
+	} framed;
+	stream_open(&framed.s, framed.buffer, sizeof framed.buffer, 0);
+	char directory[] = "/tmp/respec-jit-host-dump.XXXXXX";
+	CHECK(mkdtemp(directory), "mkdtemp");
+	setenv("RESPEC_JIT_DUMP", directory, 1);
+	write_fn f = specialize_for(jit, &framed.s, -1);
+	unsetenv("RESPEC_JIT_DUMP");
+	for (int n = 0; f && n <= 14; n++)
+		compare(stream_write, f, &framed.s, n, 60 + (unsigned)n, "stream and buffer in one block");
+	char load_of_op[96];
+	snprintf(load_of_op, sizeof load_of_op, "load i32, ptr inttoptr (i64 %ju to ptr)",
+		 (uintmax_t)(uintptr_t)&framed.s.op);
+	int loads = count_dumped_lines(directory, load_of_op);
+	CHECK(f && loads == 0, "the stream's operation is read back %d times (%s)", loads, load_of_op);
+}
+
 /* A search of the library's table of arms for a tag read at run time: the
  * specialized code tests the tag against each arm and calls that arm's code
  * directly (pe/Generalization.cpp, walksOn: the walk over the table is bounded
@@ -277,6 +332,7 @@ int main(void)
 		test_state_changes(jit);
 		test_overflow(jit);
 		test_dynamic_count(jit);
+		test_cursor_floor(jit);
 		test_tagged(jit);
 		test_named_table(jit);
 		test_recursive_calls(jit, HANDLE_POINTER);
