@@ -310,14 +310,13 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
 
   // What it writes: memcpy carries no access type, so it may alias any fact.
   if (!KnownExtent || Dest.kind != AbstractValue::ObjectPointer) {
-    // From the destination on, at least (a write below it is undefined).
+    // From the destination on, at least (a write below it is undefined);
+    // behind a dynamic root, Bytes 0 is from there to the end.
     AbstractValue Anywhere =
         Dest.refersToObject()
             ? AbstractValue::pointerDyn(Dest.object, nullptr, Dest.lowestOffsetInObject())
             : Dest;
-    if (!KnownExtent && Anywhere.isDynamic())
-      Anywhere.dynamicRoot = nullptr; // unknown extent: not one range behind the root
-    recordWrite(Anywhere, Bytes, std::nullopt, nullptr);
+    recordWrite(Anywhere, KnownExtent ? Bytes : 0, std::nullopt, nullptr);
     return;
   }
   // The source's static cells wholly inside the copied range, read before the

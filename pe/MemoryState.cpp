@@ -155,11 +155,24 @@ void MemoryState::writeObject(ObjectId Obj, int64_t Off, uint64_t Size,
     forgetAliasedFacts(AccessType, nullptr);
 }
 
+void MemoryState::forgetFrom(ObjectState &O, int64_t From) {
+  std::vector<ObjectId> PartlyOverwritten;
+  for (auto It = O.cells.begin(); It != O.cells.end();) {
+    if (From >= It->first + int64_t(It->second.size)) {
+      ++It;
+      continue;
+    }
+    if (It->second.value.refersToObject())
+      PartlyOverwritten.push_back(It->second.value.object);
+    It = O.cells.erase(It);
+  }
+  for (ObjectId P : PartlyOverwritten)
+    escape(P);
+}
+
 void MemoryState::writeSomewhereIn(ObjectId Obj, const MDNode *AccessType, int64_t From) {
-  escapeContents(Obj, From);
   ObjectState &O = object(Obj);
-  for (auto It = O.cells.begin(); It != O.cells.end();)
-    It = From < It->first + int64_t(It->second.size) ? O.cells.erase(It) : std::next(It);
+  forgetFrom(O, From);
   if (O.escaped)
     forgetAliasedFacts(AccessType, nullptr);
 }
@@ -228,7 +241,10 @@ void MemoryState::writeBehindRoot(Value *Root, int64_t Off, uint64_t Size,
   // Other offsets from the same root are other bytes.
   forgetAliasedFacts(AccessType, Root, Floor);
   ObjectState &Facts = dynamicBases[Root];
-  forgetRange(Facts, Off, Size);
+  if (Size == 0)
+    forgetFrom(Facts, Off);
+  else
+    forgetRange(Facts, Off, Size);
   if (Written) {
     escapeValue(Written->value);
     Facts.cells[Off] = *Written;

@@ -164,7 +164,8 @@ public:
   /// A call may write Obj at offsets known only at run time, with one of
   /// AccessTypes: cells whose tag none of them may alias survive.
   void mayWriteSomewhere(ObjectId Obj, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
-  /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root: other
+  /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root (Size
+  /// 0: from Off on, a copy of a length known only at run time): other
   /// cells behind Root keep, the rest is as writeUnknown, except, for a write
   /// at an address in the running program no lower than Floor.lowest, the
   /// cells behind Floor.hostRoot that end at or below it (HostMemory.cpp).
@@ -190,6 +191,9 @@ private:
   /// Forgets the cells of O overlapping [Off, Off+Size); what cells not wholly
   /// inside the range pointed to escapes (their bytes partly remain).
   void forgetRange(ObjectState &O, int64_t Off, uint64_t Size);
+  /// Forgets the cells of O that reach Off or beyond, written to an extent
+  /// known only at run time; what they pointed to escapes.
+  void forgetFrom(ObjectState &O, int64_t From);
   /// Forgets the facts behind dynamic pointers that a write of AccessType to
   /// memory other than their own may change.
   void forgetAliasedFacts(const llvm::MDNode *AccessType, llvm::Value *ExceptRoot,
