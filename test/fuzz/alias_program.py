@@ -346,7 +346,7 @@ class Function:
             (2, self.s_byval), (5, self.s_ext), (2, self.s_pp), (2, self.s_helper),
             (1, self.s_loop), (6, self.s_pattern), (3, self.s_bytes), (2, self.s_dynmem),
             (2, self.s_ptrloop), (2, self.s_calls), (2, self.s_switch), (2, self.s_bits),
-            (2, self.s_interp), (2, self.s_cursor),
+            (2, self.s_interp), (2, self.s_cursor), (2, self.s_rootcopy),
         ]
         if self.depth > 3:
             kinds = [k for k in kinds if k[1] not in (self.s_join, self.s_loop)]
@@ -534,6 +534,23 @@ class Function:
             "\tsm.pos++;" % start]))
         self.read(self.rng.choice(["sm.cells[0]", "sm.cells[1]", "sm.cells[2]", "sm.cells[9]"]))
         self.emit("acc = acc * 31u + (unsigned)(sm.pos - &sm.cells[0]);")
+
+    def s_rootcopy(self):
+        """Cells behind the caller's pointer (the root they are kept behind),
+        then a copy or fill of dynamic length through that very pointer (up to 6
+        ints: op, pad and v, never the pointer field), then those cells read."""
+        dst = self.rng.choice("pq")
+        n = self.rng.choice(["a", "b"])
+        self.emit("%s->op = (int)%s;" % (dst, self.value(1)))
+        self.emit("%s->v[%d] = (int)%s;" % (dst, self.rng.randrange(4), self.value(1)))
+        self.emit(self.rng.choice([
+            "memmove(%s, %s, (%s %% 7u) * sizeof(int));" % (
+                dst, self.rng.choice(["p", "q", "&ls"]), n),
+            "memset(%s, %d, (%s %% 7u) * sizeof(int));" % (dst, self.rng.randrange(3), n),
+            "memmove(&%s->v[1], %s->v, (%s & 3u) * sizeof(int));" % (
+                dst, self.rng.choice("pq"), n)]))
+        for cell in ("op", "v[0]", "v[%d]" % self.rng.randrange(1, 4)):
+            self.read("%s->%s" % (dst, cell))
 
     def s_calls(self):
         """Indirect calls through a const table, recursion, struct returns, global escapes."""
