@@ -50,7 +50,9 @@
 //    called by the writes below and by the evaluator (EvaluateMemory.cpp,
 //    UnfoldCalls.cpp, EvaluateValues.cpp, Generalization.cpp).
 //    A write through a pointer into an object at a run-time offset forgets the
-//    object's cells from that pointer's lowest offset on (writeSomewhereIn).
+//    object's cells from that pointer's lowest offset on (writeSomewhereIn); a
+//    copy of a length known only at run time through a dynamic pointer forgets
+//    the cells behind its root from its destination on (writeBehindRoot).
 //    A write through a pointer of unknown target (writeUnknown) forgets every
 //    cell of every escaped object, every plain cell behind dynamic pointers,
 //    and every respec_assume() fact its access type may alias (C's aliasing
