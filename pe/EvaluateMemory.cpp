@@ -185,6 +185,8 @@ void Specializer::recordWrite(const AbstractValue &Addr, uint64_t Size,
   MemoryState &Mem = state.memory;
   switch (Addr.kind) {
   case AbstractValue::ObjectPointer:
+    if (Size == UnknownExtent)
+      return Mem.writeSomewhereIn(Addr.object, AccessType, Addr.offset);
     return Mem.writeObject(Addr.object, Addr.offset, Size, Written, AccessType);
   case AbstractValue::ObjectPointerDyn:
     if (Written)
@@ -310,13 +312,12 @@ void Specializer::recordTransfer(const AbstractValue &Dest, const AbstractValue 
 
   // What it writes: memcpy carries no access type, so it may alias any fact.
   if (!KnownExtent || Dest.kind != AbstractValue::ObjectPointer) {
-    // From the destination on, at least (a write below it is undefined);
-    // behind a dynamic root, Bytes 0 is from there to the end.
+    // From the destination on, at least (a write below it is undefined).
     AbstractValue Anywhere =
         Dest.refersToObject()
             ? AbstractValue::pointerDyn(Dest.object, nullptr, Dest.lowestOffsetInObject())
             : Dest;
-    recordWrite(Anywhere, KnownExtent ? Bytes : 0, std::nullopt, nullptr);
+    recordWrite(Anywhere, KnownExtent ? Bytes : UnknownExtent, std::nullopt, nullptr);
     return;
   }
   // The source's static cells wholly inside the copied range, read before the

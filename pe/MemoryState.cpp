@@ -156,17 +156,17 @@ void MemoryState::writeObject(ObjectId Obj, int64_t Off, uint64_t Size,
 }
 
 void MemoryState::forgetFrom(ObjectState &O, int64_t From) {
-  std::vector<ObjectId> PartlyOverwritten;
+  std::vector<ObjectId> Pointees; // none of the cells is known to be wholly overwritten
   for (auto It = O.cells.begin(); It != O.cells.end();) {
     if (From >= It->first + int64_t(It->second.size)) {
       ++It;
       continue;
     }
     if (It->second.value.refersToObject())
-      PartlyOverwritten.push_back(It->second.value.object);
+      Pointees.push_back(It->second.value.object);
     It = O.cells.erase(It);
   }
-  for (ObjectId P : PartlyOverwritten)
+  for (ObjectId P : Pointees)
     escape(P);
 }
 
@@ -241,7 +241,7 @@ void MemoryState::writeBehindRoot(Value *Root, int64_t Off, uint64_t Size,
   // Other offsets from the same root are other bytes.
   forgetAliasedFacts(AccessType, Root, Floor);
   ObjectState &Facts = dynamicBases[Root];
-  if (Size == 0)
+  if (Size == UnknownExtent)
     forgetFrom(Facts, Off);
   else
     forgetRange(Facts, Off, Size);
@@ -278,7 +278,10 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
                      !CB->partialMask && !CA.pinned && !CB->pinned;
     bool IntoOneObject = BothPlain && CA.value.refersToObject() &&
                          CB->value.refersToObject() && CA.value.object == CB->value.object;
-    bool InProgram = BothPlain && CA.value.isAddressInProgram() && CB->value.isAddressInProgram();
+    // (A cell that would say no more than "some address" is dropped.)
+    bool InProgram = BothPlain && CA.value.isAddressInProgram() &&
+                     CB->value.isAddressInProgram() &&
+                     meetAddressesInProgram(CA.value, CB->value, Widen).isAddressInProgram();
     if (Same || IntoOneObject || InProgram) {
       Cell C = CA;
       if (IntoOneObject)

@@ -106,6 +106,10 @@ struct ObjectState {
   bool operator==(const ObjectState &O) const;
 };
 
+/// The size of a write whose extent is known only at run time (a copy of a
+/// run-time length): from its start on.
+constexpr uint64_t UnknownExtent = UINT64_MAX;
+
 /// Where a write through a pointer into the running program's memory may land:
 /// at an address no lower than this (AbstractValue::isAddressInProgram), behind
 /// the root whose offsets are the program's addresses.
@@ -166,9 +170,8 @@ public:
   /// A call may write Obj at offsets known only at run time, with one of
   /// AccessTypes: cells whose tag none of them may alias survive.
   void mayWriteSomewhere(ObjectId Obj, llvm::ArrayRef<const llvm::MDNode *> AccessTypes);
-  /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root (Size
-  /// 0: from Off on, a copy of a length known only at run time): other
-  /// cells behind Root keep, the rest is as writeUnknown, except, for a write
+  /// A write of exactly [Off, Off+Size) behind the dynamic pointer Root (or
+  /// from Off on, for Size UnknownExtent): other cells behind Root keep, the rest is as writeUnknown, except, for a write
   /// at an address in the running program no lower than Floor.lowest, the
   /// cells behind Floor.hostRoot that end at or below it (HostMemory.cpp).
   void writeBehindRoot(llvm::Value *Root, int64_t Off, uint64_t Size,

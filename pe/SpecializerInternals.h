@@ -513,8 +513,9 @@ private:
   std::optional<FactPlace> factPlace(Value *GenericPointer, const CallBase &Assume);
   void recordFactAt(const FactPlace &Place, const Cell &Fact);
   bool isStableRoot(const Value *V) const;
-  /// The memory effect of a write of Size bytes at Addr (the residual code
-  /// already has the write); Written is what is known to be there now.
+  /// The memory effect of a write of Size bytes at Addr (UnknownExtent: from
+  /// Addr on; the residual code already has the write); Written is what is
+  /// known to be there now.
   void recordWrite(const AbstractValue &Addr, uint64_t Size, std::optional<Cell> Written,
                    const MDNode *AccessType);
   /// The memory effect of memcpy/memmove (IsSet: memset) of Len bytes (null:
