@@ -279,15 +279,17 @@ static ObjectState meetObject(const ObjectState &A, const ObjectState &B,
     bool IntoOneObject = BothPlain && CA.value.refersToObject() &&
                          CB->value.refersToObject() && CA.value.object == CB->value.object;
     // (A cell that would say no more than "some address" is dropped.)
-    bool InProgram = BothPlain && CA.value.isAddressInProgram() &&
-                     CB->value.isAddressInProgram() &&
-                     meetAddressesInProgram(CA.value, CB->value, Widen).isAddressInProgram();
+    std::optional<AbstractValue> InProgram;
+    if (BothPlain && CA.value.isAddressInProgram() && CB->value.isAddressInProgram())
+      if (AbstractValue Met = meetAddressesInProgram(CA.value, CB->value, Widen);
+          Met.isAddressInProgram())
+        InProgram = Met;
     if (Same || IntoOneObject || InProgram) {
       Cell C = CA;
       if (IntoOneObject)
         C.value = meetPointersIntoObject(CA.value, CB->value, Widen);
       else if (InProgram)
-        C.value = meetAddressesInProgram(CA.value, CB->value, Widen);
+        C.value = *InProgram;
       if (CA.accessType != CB->accessType)
         C.accessType = nullptr;
       C.pinned = CA.pinned && CB->pinned;

@@ -24,13 +24,13 @@
 
 #include <respec/jit.h>
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "dump.h"
 
 #ifdef JIT_HOST_WITH_CODE
 RESPEC_DECLARE_EMBEDDED_CODE(jit_host_code);
@@ -156,29 +156,16 @@ static void test_dynamic_count(respec_jit *jit)
 		compare(stream_write, f, &s, n, 5 + (unsigned)n, "dynamic count");
 }
 
-/* The lines of the code dumped into directory (RESPEC_JIT_DUMP) that contain
- * text; the dump is removed. */
-static int count_dumped_lines(const char *directory, const char *text)
+struct dumped_text {
+	const char *text;
+	int lines; /* that contain it */
+};
+
+static void count_text(const char *name, const char *line, void *context)
 {
-	int count = 0;
-	DIR *dir = opendir(directory);
-	struct dirent *entry;
-	while (dir && (entry = readdir(dir))) {
-		if (entry->d_name[0] == '.')
-			continue;
-		char path[512], line[1024];
-		snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
-		FILE *file = fopen(path, "r");
-		while (file && fgets(line, sizeof line, file))
-			count += strstr(line, text) != NULL;
-		if (file)
-			fclose(file);
-		unlink(path);
-	}
-	if (dir)
-		closedir(dir);
-	rmdir(directory);
-	return count;
+	(void)name;
+	struct dumped_text *t = context;
+	t->lines += strstr(line, t->text) != NULL;
 }
 
 /* A stream whose buffer follows it in one allocation, as an RPC client
@@ -204,7 +191,9 @@ static void test_cursor_floor(respec_jit *jit)
 	char load_of_op[96];
 	snprintf(load_of_op, sizeof load_of_op, "load i32, ptr inttoptr (i64 %ju to ptr)",
 		 (uintmax_t)(uintptr_t)&framed.s.op);
-	int loads = count_dumped_lines(directory, load_of_op);
+	struct dumped_text op_loads = {load_of_op, 0};
+	read_dump(directory, count_text, &op_loads);
+	int loads = op_loads.lines;
 	CHECK(f && loads == 0, "the stream's operation is read back %d times (%s)", loads, load_of_op);
 }
 

@@ -13,7 +13,6 @@
 #include <respec/jit.h>
 #include <respec/runtime.h>
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@ typedef int32_t (*affine_fn)(int32_t, int32_t, int32_t);
 int32_t run_program(const struct insn *program, const int32_t *input, size_t n);
 
 #include "check.h"
+#include "dump.h"
 
 /* Sum of input[0..count) with negative words subtracted twice: a loop with a
  * static trip count and a data-dependent branch. `count` is patched per test. */
@@ -111,6 +111,18 @@ static void test_static_values(respec_jit *jit)
 		CHECK(f(x, 0, 0) == x * -3 + 7, "affine(%d) = %d", x, f(x, 0, 0));
 }
 
+struct dumped_definitions {
+	int defines;
+	int misnamed; /* lines of a file not named affine.N.ll */
+};
+
+static void count_definitions(const char *name, const char *line, void *context)
+{
+	struct dumped_definitions *d = context;
+	d->defines += strncmp(line, "define ", 7) == 0;
+	d->misnamed += strncmp(name, "affine.", 7) != 0 || !strstr(name, ".ll");
+}
+
 /* RESPEC_JIT_DUMP=DIR: each compiled specialization's IR in DIR/FUNCTION.N.ll. */
 static void test_dump(respec_jit *jit)
 {
@@ -121,29 +133,10 @@ static void test_dump(respec_jit *jit)
 	affine_fn f = (affine_fn)respec_jit_specialize(jit, "affine", args, 3);
 	unsetenv("RESPEC_JIT_DUMP");
 	CHECK(f && f(10, 0, 0) == 48, "specialize affine for the dump: %s", respec_jit_error(jit));
-	DIR *dir = opendir(directory);
-	struct dirent *entry;
-	int dumped = 0;
-	while (dir && (entry = readdir(dir))) {
-		if (entry->d_name[0] == '.')
-			continue;
-		char path[512], line[256];
-		snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
-		FILE *file = fopen(path, "r");
-		int defines = 0;
-		while (file && fgets(line, sizeof line, file))
-			defines += strncmp(line, "define ", 7) == 0;
-		if (file)
-			fclose(file);
-		CHECK(strncmp(entry->d_name, "affine.", 7) == 0 && strstr(entry->d_name, ".ll") &&
-			      defines == 1,
-		      "dumped %s: %d definitions", entry->d_name, defines);
-		dumped++;
-		unlink(path);
-	}
-	if (dir)
-		closedir(dir);
-	rmdir(directory);
+	struct dumped_definitions d = {0, 0};
+	int dumped = read_dump(directory, count_definitions, &d);
+	CHECK(d.misnamed == 0 && d.defines == 1, "dumped: %d definitions, %d lines in a file not "
+						"named affine.N.ll", d.defines, d.misnamed);
 	CHECK(dumped == 1, "%d files dumped, 1 expected", dumped);
 }
 
