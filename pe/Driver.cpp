@@ -582,15 +582,21 @@ void writeOutput(Module &M, const std::string &Path, bool EmitLLVM) {
   writeFileAtomically(Path, Contents);
 }
 
-/// Private symbols (string literals and the like) are left out: they have no
-/// name in the program, and constant data needs no binding (it is copied).
+/// Private constants (string literals and the like) are left out: constant data
+/// needs no binding (it is copied). A private variable is kept: the program's
+/// copy is the only one. Clang makes one for a local aggregate whose initializer
+/// mixes constants with the address of a local: the constant part is copied
+/// from `constinit`, which it does not mark constant. (Found by the fuzzing
+/// campaign's run-time mode, test/fuzz/README.md; test/jit/jit_host_test.c.)
 std::vector<GlobalValue *> embeddedDefinitions(Module &M) {
   std::vector<GlobalValue *> Definitions;
-  for (GlobalValue &GV : M.global_values())
-    if ((isa<Function>(GV) || isa<GlobalVariable>(GV)) && !GV.isDeclaration() &&
-        !GV.hasAvailableExternallyLinkage() && !GV.hasPrivateLinkage() &&
-        !GV.getName().startswith("llvm."))
+  for (GlobalValue &GV : M.global_values()) {
+    auto *Variable = dyn_cast<GlobalVariable>(&GV);
+    if ((isa<Function>(GV) || Variable) && !GV.isDeclaration() &&
+        !GV.hasAvailableExternallyLinkage() && !GV.getName().startswith("llvm.") &&
+        !(GV.hasPrivateLinkage() && (!Variable || Variable->isConstant())))
       Definitions.push_back(&GV);
+  }
   return Definitions;
 }
 

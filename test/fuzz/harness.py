@@ -15,7 +15,9 @@ check() runs, in order:
   3. respec specialize spec.c: over 60 s is a runaway, a signal is a crash, an
      error exit is a decline (its reason kept), success gives spec.respec.o;
   4. the driver and the other sources linked with spec.respec.o instead of
-     spec.c, run, and the output compared with the generic one;
+     spec.c, run, and the output compared with the generic one; in the run-time
+     mode (case.json "mode": "jit"), steps 3 and 4 are build_jit_case's: respec
+     embed, the case as a shared object, and respec-fuzz-jit-host running it;
   5. on a mismatch, for a case whose generator does not promise C's type rules
      (Csmith: a union member written through a pointer of one type and read
      through a pointer of another), whether the generic build itself depends on
@@ -50,10 +52,11 @@ STRICT_WARNINGS = ["-Werror=uninitialized", "-Werror=sometimes-uninitialized",
 
 
 class Tools:
-    def __init__(self, respec, clang, include_dir):
+    def __init__(self, respec, clang, include_dir, jit_host=None):
         self.respec = respec
         self.clang = clang
         self.include_dir = include_dir
+        self.jit_host = jit_host  # respec-fuzz-jit-host, for cases of the run-time mode
 
 
 class Limits:
@@ -211,34 +214,31 @@ def _check(d, meta, tools, limits, log):
         if ub:
             return Outcome("skipped", "generator bug: " + ub, "undefined behaviour")
 
-    respec = [tools.respec, "specialize", meta["spec"]] + meta.get("respec_sources", []) \
-        + ["-I" + tools.include_dir, "-w"] \
-        + meta["cflags"] + meta.get("respec_options", []) + ["-o", "spec.respec.o", "-q"]
-    wait_for(tools.respec)
-    rc, _, err, respec_secs, peak = run(respec, d, limits.respec_seconds, log,
-                                        limits.respec_bytes)
-    write(d, "respec.err", err)
-    if rc is None:
-        if respec_secs > limits.respec_seconds:
-            what = "respec ran > %g s" % limits.respec_seconds
-        else:
-            what = "respec used > %.0f GB after %.0f s" % (limits.respec_bytes / 2**30,
-                                                          respec_secs)
-        return Outcome("runaway", what, what.split(" after")[0], respec_secs, peak)
-    if rc < 0 or "Sanitizer" in err or "Assertion" in err or "PLEASE submit" in err:
-        return Outcome("crash", "respec crashed (%s): %s" % (rc, decline_reason(err)),
-                       "crash", respec_secs, peak)
-    if rc != 0:
-        reason = decline_reason(err)
-        return Outcome("declined", reason, reason, respec_secs, peak)
-
-    rc, _, err, _, _ = run([tools.clang, "-w"] + meta["others"] + [meta["driver"], "spec.respec.o"]
-                        + ["-o", "specialized"], d, 120, log)
-    if rc != 0:
-        return Outcome("mismatch", "respec's object does not link: " + err.strip()[-300:],
-                       "link error", respec_secs, peak)
-    rc, spec_out, err, _, _ = run(["./specialized"], d, limits.specialized_seconds, log)
+    if meta.get("mode") == "jit":
+        failed, respec_secs, peak = build_jit_case(d, meta, tools, limits, log)
+        if failed:
+            return failed
+        specialized = [tools.jit_host, "./case.so"]
+        run_seconds = limits.respec_seconds + limits.specialized_seconds
+    else:
+        failed, respec_secs, peak = specialize_ahead(d, meta, tools, limits, log)
+        if failed:
+            return failed
+        specialized, run_seconds = ["./specialized"], limits.specialized_seconds
+    rc, spec_out, err, _, _ = run(specialized, d, run_seconds, log,
+                                  limits.respec_bytes if meta.get("mode") == "jit" else None)
     write(d, "specialized.out", spec_out)
+    if meta.get("mode") == "jit" and rc != 0 and JIT_DRIVER_RUNS not in err:
+        write(d, "respec.err", err)  # the host stopped while specializing
+        if rc is None:
+            what = "the run-time specializer ran > %g s or grew past %.0f GB" % (
+                run_seconds, limits.respec_bytes / 2**30)
+            return Outcome("runaway", what, what, respec_secs, peak)
+        reason = decline_reason(err)
+        if rc == 3:
+            return Outcome("declined", reason, reason, respec_secs, peak)
+        return Outcome("crash", "the run-time specializer failed (%s): %s" % (rc, reason),
+                       "crash", respec_secs, peak)
     if rc is None:
         # Slow residual code, or a long loop that the -O1 generic build folds away
         # (Csmith writes those): the -O0 generic build tells which.
@@ -280,6 +280,111 @@ def _check(d, meta, tools, limits, log):
             outcome.respec_peak = max(outcome.respec_peak, peak)
             return outcome
     return Outcome("mismatch", what, "output differs", respec_secs, peak)
+
+
+def run_respec(d, command, tools, limits, log):
+    """Runs a respec command under the limits, its messages kept in respec.err:
+    (failed outcome or None, its seconds, its peak memory)."""
+    wait_for(tools.respec)
+    rc, _, err, respec_secs, peak = run(command, d, limits.respec_seconds, log,
+                                        limits.respec_bytes)
+    write(d, "respec.err", err)
+    return respec_failure(rc, err, respec_secs, peak, limits), respec_secs, peak
+
+
+def respec_failure(rc, err, respec_secs, peak, limits):
+    """The outcome of a respec command that did not succeed, or None when it did."""
+    if rc is None:
+        if respec_secs > limits.respec_seconds:
+            what = "respec ran > %g s" % limits.respec_seconds
+        else:
+            what = "respec used > %.0f GB after %.0f s" % (limits.respec_bytes / 2**30,
+                                                          respec_secs)
+        return Outcome("runaway", what, what.split(" after")[0], respec_secs, peak)
+    if rc < 0 or "Sanitizer" in err or "Assertion" in err or "PLEASE submit" in err:
+        return Outcome("crash", "respec crashed (%s): %s" % (rc, decline_reason(err)),
+                       "crash", respec_secs, peak)
+    if rc != 0:
+        reason = decline_reason(err)
+        return Outcome("declined", reason, reason, respec_secs, peak)
+    return None
+
+
+def specialize_ahead(d, meta, tools, limits, log):
+    """respec specialize, and the program linked with its object in place of the
+    spec: (failed outcome or None, respec's seconds, its peak memory)."""
+    respec = [tools.respec, "specialize", meta["spec"]] + meta.get("respec_sources", []) \
+        + ["-I" + tools.include_dir, "-w"] \
+        + meta["cflags"] + meta.get("respec_options", []) + ["-o", "spec.respec.o", "-q"]
+    failed, respec_secs, peak = run_respec(d, respec, tools, limits, log)
+    if failed:
+        return failed, respec_secs, peak
+    rc, _, err, _, _ = run([tools.clang, "-w"] + meta["others"] + [meta["driver"], "spec.respec.o"]
+                        + ["-o", "specialized"], d, 120, log)
+    if rc != 0:
+        return (Outcome("mismatch", "respec's object does not link: " + err.strip()[-300:],
+                        "link error", respec_secs, peak), respec_secs, peak)
+    return None, respec_secs, peak
+
+
+# The spec functions, as respec finds them: RESPEC_SPECIALIZE, a return type, the
+# name and the parameter list (the generators write no function-pointer parameters).
+SPEC_FUNCTION = re.compile(r"RESPEC_SPECIALIZE\s[^;{()]*?\b(\w+)\s*\(([^()]*)\)\s*\{")
+
+
+def spec_functions(spec_text):
+    """[(name, parameter count)] of the spec's RESPEC_SPECIALIZE functions."""
+    functions = []
+    for name, params in SPEC_FUNCTION.findall(spec_text):
+        params = params.strip()
+        functions.append((name, 0 if params in ("", "void") else params.count(",") + 1))
+    return functions
+
+
+# What respec-fuzz-jit-host prints on stderr once every spec function is specialized.
+JIT_DRIVER_RUNS = "jit-host: running the driver"
+
+
+def build_jit_case(d, meta, tools, limits, log):
+    """The run-time mode: case.so for respec-fuzz-jit-host (jit_host.c), which
+    specializes every spec function with librespec-jit, all arguments dynamic,
+    before it runs the driver. The spec and the sources respec sees come from
+    `respec embed --replaces-sources`; the driver reaches each spec function
+    through a thunk, `jmp *fuzz_target_NAME`, which the host points at the
+    specialized code. Returns (failed outcome or None, respec's seconds, peak)."""
+    cflags = ["-I" + tools.include_dir, "-w", "-fPIC"] + meta["cflags"]
+    embed = [tools.respec, "embed", meta["spec"]] + meta.get("respec_sources", []) + cflags \
+        + ["--replaces-sources", "--name", "fuzz", "-o", "spec.embedded.o", "-q"]
+    failed, respec_secs, peak = run_respec(d, embed, tools, limits, log)
+    if failed:
+        return failed, respec_secs, peak
+    with open(os.path.join(d, meta["spec"])) as f:
+        functions = spec_functions(f.read())
+    write(d, "fuzz_jit.c", "\n".join(
+        ["/* The spec functions, for respec-fuzz-jit-host: written by harness.py. */",
+         "struct fuzz_function { const char *name; void **target; unsigned arity; };"]
+        + ["__attribute__((visibility(\"hidden\"))) void *fuzz_target_%s;" % n
+           for n, _ in functions]
+        + ["const struct fuzz_function fuzz_functions[] = {"]
+        + ["\t{\"%s\", &fuzz_target_%s, %d}," % (n, n, a) for n, a in functions]
+        + ["};", "const unsigned fuzz_function_count = %d;" % len(functions)]) + "\n")
+    write(d, "fuzz_thunks.s", "".join(
+        "\t.text\n\t.globl fuzz_thunk_%s\n\t.type fuzz_thunk_%s, @function\n"
+        "fuzz_thunk_%s:\n\tjmp *fuzz_target_%s(%%rip)\n" % (n, n, n, n) for n, _ in functions)
+        + "\t.section .note.GNU-stack,\"\",@progbits\n")
+    objcopy = os.path.join(os.path.dirname(tools.clang), "llvm-objcopy")
+    not_embedded = [o for o in meta["others"] if o not in meta.get("respec_sources", [])]
+    steps = [[tools.clang, "-c", "-Dmain=fuzz_main"] + cflags + [meta["driver"], "-o", "driver.o"],
+             [objcopy] + ["--redefine-sym=%s=fuzz_thunk_%s" % (n, n) for n, _ in functions]
+             + ["driver.o"],
+             [tools.clang, "-shared"] + cflags + not_embedded
+             + ["driver.o", "spec.embedded.o", "fuzz_jit.c", "fuzz_thunks.s", "-o", "case.so"]]
+    for step in steps:
+        rc, _, err, _, _ = run(step, d, 120, log)
+        if rc != 0:
+            return (Outcome("mismatch", "the run-time case does not build: " + err.strip()[-300:],
+                            "link error", respec_secs, peak), respec_secs, peak)
+    return None, respec_secs, peak
 
 
 NO_TYPE_RULES = "-fno-strict-aliasing"

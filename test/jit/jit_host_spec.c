@@ -76,3 +76,16 @@ RESPEC_SPECIALIZE int write_unknown(struct stream *s, const int32_t *values, int
 	respec_static_variable("jit_host_lib.c:no_such_variable");
 	return stream_write(s, values, n);
 }
+
+int pick_first = 1, pick_second = 2;
+
+/* A local array whose initializer mixes constants with a local's address: clang
+ * copies the constant part from a private variable it does not mark constant
+ * (`constinit`), which only the program's copy of the code may be read from. */
+RESPEC_SPECIALIZE int pick_initialized(unsigned i)
+{
+	int local = 7;
+	int *table[2][3] = {{0, 0, &pick_first}, {&pick_second, &pick_first, &local}};
+	int *chosen = table[i % 2][i % 3];
+	return (chosen ? *chosen : -1) + 10 * (table[0][i % 3] != 0);
+}
