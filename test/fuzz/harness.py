@@ -218,7 +218,7 @@ def _check(d, meta, tools, limits, log):
         failed, respec_secs, peak = build_jit_case(d, meta, tools, limits, log)
         if failed:
             return failed
-        specialized = [tools.jit_host, "./case.so"]
+        specialized = [tools.jit_host, "./case.so", meta.get("jit_cleanup") or "light"]
         run_seconds = limits.respec_seconds + limits.specialized_seconds
     else:
         failed, respec_secs, peak = specialize_ahead(d, meta, tools, limits, log)

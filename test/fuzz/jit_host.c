@@ -2,7 +2,7 @@
  * jit_host.c — runs one fuzz case with its spec functions specialized at run time
  * (the campaign's --mode jit; harness.py builds the case).
  *
- *   respec-fuzz-jit-host CASE.so
+ *   respec-fuzz-jit-host CASE.so [light|full]
  *
  * CASE.so holds the case's driver (its main renamed fuzz_main), the other
  * translation units, and the spec with the sources respec sees, compiled by
@@ -12,8 +12,10 @@
  * This host loads the case, specializes every spec function with librespec-jit —
  * every argument dynamic: what is static is what the spec makes so, and the
  * memory the specialized code stores to itself, in the program's globals
- * (pe/HostMemory.cpp) — points the thunks at the specialized code and runs the
- * driver. What it prints must be what the generic build prints.
+ * (pe/HostMemory.cpp) — with the light clean-up or the full -O2 pipeline
+ * (respec_jit_set_cleanup; the campaign picks one per program), points the
+ * thunks at the specialized code and runs the driver. What it prints must be
+ * what the generic build prints.
  *
  * Exit status: the driver's; 3 when the specializer declines a function (its
  * message on stderr), 2 on a case that does not load. "jit-host: running the
@@ -22,8 +24,10 @@
 #include <respec/jit.h>
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* What the case's fuzz_jit.c defines (harness.py writes it). */
 struct fuzz_function {
@@ -44,8 +48,9 @@ static void *find(void *program, const char *symbol)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: respec-fuzz-jit-host CASE.so\n");
+	bool full = argc == 3 && strcmp(argv[2], "full") == 0;
+	if (argc < 2 || argc > 3 || (argc == 3 && !full && strcmp(argv[2], "light") != 0)) {
+		fprintf(stderr, "usage: respec-fuzz-jit-host CASE.so [light|full]\n");
 		return 2;
 	}
 	/* RTLD_GLOBAL: the specialized code calls the case's other translation
@@ -65,8 +70,9 @@ int main(int argc, char **argv)
 
 	respec_jit *jit =
 		respec_jit_create_with_symbols(bitcode, *bitcode_size, symbols, *symbol_count);
-	if (!jit)
-		return 3;
+	if (!jit) /* its message is on stderr: the embedded code does not load */
+		return 2;
+	respec_jit_set_cleanup(jit, full ? RESPEC_JIT_CLEANUP_FULL : RESPEC_JIT_CLEANUP_LIGHT);
 	for (unsigned i = 0; i < *function_count; i++) {
 		struct respec_arg args[64];
 		if (functions[i].arity > sizeof args / sizeof *args) {
