@@ -167,14 +167,22 @@ std::unique_ptr<Module> respec_jit::extract(Function &Residual, const std::strin
   std::set<const GlobalValue *> Reached = globalsReachedFrom({&Residual});
   // Mutable state stays the program's own: a file-static variable is bound
   // to its address in the program (HostSymbols.h), if the program has one.
-  for (const GlobalValue *GV : Reached)
-    if (auto *G = dyn_cast<GlobalVariable>(GV);
-        G && !G->isConstant() && G->hasLocalLinkage() && !host->addressOf(*G))
-      throw SpecError("", "the specialized code uses the file-static variable '" +
-                              G->getName().str() +
-                              "', which the program's symbol table does not show (stripped, "
-                              "or defined in several files of that name); make it external "
-                              "or pass it as an argument");
+  for (const GlobalValue *GV : Reached) {
+    auto *G = dyn_cast<GlobalVariable>(GV);
+    if (!G || G->isConstant() || !G->hasLocalLinkage() || host->addressOf(*G))
+      continue;
+    if (G->hasPrivateLinkage()) // no symbol: only an address table binds it
+      throw SpecError("", "the specialized code uses '" + G->getName().str() +
+                              "', a variable of the generic code without a symbol (such as "
+                              "clang's copy of a local array's initializer); link the code "
+                              "`respec embed --replaces-sources` compiles, whose address "
+                              "table binds it");
+    throw SpecError("", "the specialized code uses the file-static variable '" +
+                            G->getName().str() +
+                            "', which the program's symbol table does not show (stripped, "
+                            "or defined in several files of that name); make it external "
+                            "or pass it as an argument");
+  }
 
   auto M = std::make_unique<Module>(Name, generic->getContext());
   M->setDataLayout(generic->getDataLayout());
