@@ -214,7 +214,8 @@ def _check(d, meta, tools, limits, log):
         if ub:
             return Outcome("skipped", "generator bug: " + ub, "undefined behaviour")
 
-    if meta.get("mode") == "jit":
+    at_run_time = meta.get("mode") == "jit"
+    if at_run_time:
         failed, respec_secs, peak = build_jit_case(d, meta, tools, limits, log)
         if failed:
             return failed
@@ -226,9 +227,9 @@ def _check(d, meta, tools, limits, log):
             return failed
         specialized, run_seconds = ["./specialized"], limits.specialized_seconds
     rc, spec_out, err, _, _ = run(specialized, d, run_seconds, log,
-                                  limits.respec_bytes if meta.get("mode") == "jit" else None)
+                                  limits.respec_bytes if at_run_time else None)
     write(d, "specialized.out", spec_out)
-    if meta.get("mode") == "jit" and rc != 0 and JIT_DRIVER_RUNS not in err:
+    if at_run_time and rc != 0 and JIT_DRIVER_RUNS not in err:
         write(d, "respec.err", err)  # the host stopped while specializing
         if rc is None:
             what = "the run-time specializer ran > %g s or grew past %.0f GB" % (
