@@ -8,7 +8,10 @@ redirected through a captured pointer-to-pointer; it must also keep a by-value c
 apart from its original, and a respec_assume fact about *p apart from a store through
 a q that may be p; and it must evaluate parts of cells (bytes, bit-fields, unions),
 copies of dynamic length, and loops (an interpreter over a const program among them)
-exactly. Each generated program is
+exactly; and it must read a variadic callee's arguments where the call put them (a
+static count or a dynamic one, pointers and doubles among them, a va_copy, a va_list
+handed on) and specialize a recursion over a const program whose static arguments
+repeat. Each generated program is
 
     common.h  the structs and the other translation unit's functions
     ext.c     that other translation unit: compiled generically, never shown to respec
@@ -29,6 +32,7 @@ import re
 
 COMMON_H = r"""/* Types shared by the spec, the other translation unit and the driver. */
 #pragma once
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +67,7 @@ int ext_gread(void);
 /* Pure, and declared RESPEC_PURE in the spec: residual calls keep memory. */
 int ext_pure_sum(const int *p, const int *q);   /* reads *p and *q */
 int *ext_pure_pick(int *p, int *q, unsigned c); /* returns p or q */
+unsigned ext_vsum(unsigned n, va_list ap);      /* reads n ints of a va_list */
 """
 
 EXT_C = r"""/* The other translation unit: plain generic code the spec's functions call. */
@@ -99,6 +104,13 @@ void ext_gwrite(int v) { *gslot = v; }
 int ext_gread(void) { return *gslot; }
 int ext_pure_sum(const int *p, const int *q) { return (int)((unsigned)*p * 3u + (unsigned)*q); }
 int *ext_pure_pick(int *p, int *q, unsigned c) { return c & 1u ? p : q; }
+unsigned ext_vsum(unsigned n, va_list ap)
+{
+	unsigned s = 0;
+	for (unsigned i = 0; i < n; i++)
+		s = s * 7u + (unsigned)va_arg(ap, int);
+	return s;
+}
 """
 
 # Static helpers of the spec (respec unfolds them); emitted when used.
@@ -135,6 +147,54 @@ HELPERS = {
     "h_count": "static unsigned h_count(void) { static unsigned n; return ++n; }",
     "h_walk": "static int *h_walk(int *base, unsigned n)\n{\n\tint *e = base;\n"
               "\tfor (unsigned i = 0; i < n; i++)\n\t\te++;\n\treturn e;\n}",
+    # Variadic callees (pe/VariadicArguments.cpp): the arguments are laid out where
+    # the x86-64 ABI puts them, in registers' save area and the overflow area past
+    # six integer arguments, and va_arg reads them back; a count that is static
+    # unfolds the reads, a dynamic one keeps a loop over the areas residual.
+    # The argument after the n summed is read too: where the list stands after a
+    # loop of dynamic count.
+    "h_vsum": "static unsigned h_vsum(unsigned n, ...)\n{\n\tva_list ap;\n\tunsigned s = 0;\n"
+              "\tva_start(ap, n);\n\tfor (unsigned i = 0; i < n; i++)\n"
+              "\t\ts = s * 7u + (unsigned)va_arg(ap, int);\n"
+              "\ts ^= (unsigned)va_arg(ap, int) << 3;\n\tva_end(ap);\n\treturn s;\n}",
+    # Pointers passed through the areas: writes through them must be seen.
+    "h_vwrite": "static void h_vwrite(unsigned n, ...)\n{\n\tva_list ap;\n\tva_start(ap, n);\n"
+                "\tfor (unsigned i = 0; i < n; i++) {\n\t\tint *p = va_arg(ap, int *);\n"
+                "\t\t*p = va_arg(ap, int);\n\t}\n\tva_end(ap);\n}",
+    # Integers and doubles: gp_offset and fp_offset move apart.
+    "h_vmix": "static unsigned h_vmix(unsigned n, ...)\n{\n\tva_list ap;\n\tunsigned s = 0;\n"
+              "\tva_start(ap, n);\n\tfor (unsigned i = 0; i < n; i++)\n"
+              "\t\ts = s * 5u + (i & 1u ? (unsigned)(int)(va_arg(ap, double) * 2.0)\n"
+              "\t\t                      : va_arg(ap, unsigned));\n\tva_end(ap);\n\treturn s;\n}",
+    # A va_list handed on by pointer, after a va_copy the callee consumes; the
+    # original goes on from where it was.
+    "h_vlist": "static unsigned h_vlist(unsigned n, va_list ap)\n{\n\tunsigned s = 1;\n"
+               "\twhile (n--)\n\t\ts = s * 3u + (unsigned)va_arg(ap, int);\n\treturn s;\n}",
+    "h_vcopy": "static unsigned h_vcopy(unsigned n, ...)\n{\n\tva_list ap, aq;\n"
+               "\tva_start(ap, n);\n\tunsigned s = (unsigned)va_arg(ap, int);\n"
+               "\tint *p = va_arg(ap, int *);\n\tva_copy(aq, ap);\n\ts ^= h_vlist(n, aq);\n"
+               "\tva_end(aq);\n\ts = s * 11u + (unsigned)va_arg(ap, int);\n"
+               "\t*p = (int)s;\n\tva_end(ap);\n\treturn s;\n}",
+    # A va_list handed to the other translation unit, which reads the real areas.
+    "h_vext": "static unsigned h_vext(unsigned n, ...)\n{\n\tva_list ap;\n\tva_start(ap, n);\n"
+              "\tunsigned s = ext_vsum(n, ap);\n\tva_end(ap);\n\treturn s;\n}",
+    # A recursive matcher over a const program (the shape of a backtracking
+    # regular-expression matcher): a dynamic backward jump calls it again with the
+    # static arguments of an enclosing activation (a residual specialized function,
+    # memoized by them), and an alternation tries one branch then the other. x
+    # halves at every jump and every alternation, so the recursion ends.
+    "h_rmatch": "static unsigned h_rmatch(const struct insn *prog, unsigned len, unsigned pc,\n"
+                "                         unsigned x, int *cur)\n{\n"
+                "\tif (pc >= len)\n\t\treturn x;\n\tunsigned arg = prog[pc].arg;\n"
+                "\tswitch (prog[pc].op % 4u) {\n\tcase 0:\n"
+                "\t\t*cur = (int)((unsigned)*cur + arg);\n"
+                "\t\treturn h_rmatch(prog, len, pc + 1u, x, cur);\n\tcase 1:\n"
+                "\t\tif (x & 1u)\n\t\t\treturn h_rmatch(prog, len, arg % (pc + 1u), x >> 1, cur) + 1u;\n"
+                "\t\treturn h_rmatch(prog, len, pc + 1u, x >> 1, cur);\n\tcase 2:\n"
+                "\t\tif (x) {\n\t\t\tunsigned r = h_rmatch(prog, len, pc + 1u + (arg & 1u), x >> 1, cur);\n"
+                "\t\t\tif (r & 1u)\n\t\t\t\treturn r;\n\t\t}\n"
+                "\t\treturn h_rmatch(prog, len, pc + 1u, x >> 1, cur) ^ arg;\n\tdefault:\n"
+                "\t\treturn (x + arg) * 3u + h_rmatch(prog, len, pc + 1u, x & arg, cur);\n\t}\n}",
     "h_new": "static int *h_new(void)\n{\n\tint *p = malloc(4 * sizeof *p);\n"
              "\tif (!p)\n\t\tabort();\n\tfor (int i = 0; i < 4; i++)\n"
              "\t\tp[i] = i + 10;\n\treturn p;\n}",
@@ -143,7 +203,8 @@ HELPERS = {
 # Helpers with a static variable stay in the spec: respec does not copy one out
 # of a generic source.
 SPEC_ONLY_HELPERS = ["h_count", "h_rsave"]
-HELPER_NEEDS = {"h_ops": ["h_add", "h_xor"], "h_rapply": ["h_ops", "h_add", "h_xor"]}
+HELPER_NEEDS = {"h_ops": ["h_add", "h_xor"], "h_rapply": ["h_ops", "h_add", "h_xor"],
+                "h_vcopy": ["h_vlist"]}
 
 # Globals of the spec; pointer globals are set on entry of every function using them.
 GLOBALS = {
@@ -209,6 +270,9 @@ class Function:
         # evaluates much and must know exactly when a static cell stops being one.
         self.static_bias = rng.choice([0.0, 0.75])
         self.programs = []        # the interpreter programs of s_interp: const globals
+        # Some spec functions are variadic themselves: respec keeps their va_start
+        # residual, reading the real registers (pe/VariadicArguments.cpp).
+        self.variadic = rng.random() < 0.15
 
     # ---- expressions
     def chance(self, n):
@@ -347,6 +411,7 @@ class Function:
             (1, self.s_loop), (6, self.s_pattern), (3, self.s_bytes), (2, self.s_dynmem),
             (2, self.s_ptrloop), (2, self.s_calls), (2, self.s_switch), (2, self.s_bits),
             (2, self.s_interp), (2, self.s_cursor), (2, self.s_rootcopy),
+            (2, self.s_variadic), (1, self.s_rmatch),
         ]
         if self.depth > 3:
             kinds = [k for k in kinds if k[1] not in (self.s_join, self.s_loop)]
@@ -572,6 +637,47 @@ class Function:
             self.read(self.rng.choice(["g0", "g1", "garr[2]", "*p0", "bg.f", "*bg.p", "*r1.p",
                                        "r0.k", "*r0.q", "*r0.p", "r1.k"]))
 
+    def s_variadic(self):
+        """Calls of variadic helpers: up to nine arguments (past the six integer
+        registers into the overflow area), a static count or a dynamic one no larger
+        than what was passed, pointers among the arguments, doubles beside ints, a
+        va_copy, and a va_list handed on to a helper or to the other unit."""
+        k = self.rng.randrange(1, 9)
+        ints = ", ".join("(int)%s" % self.value(1) for _ in range(k))
+        count = self.rng.choice(["%du" % k, "%du" % self.rng.randrange(k + 1),
+                                 "(%s %% %du)" % (self.rng.choice("ab"), k + 1)])
+        r = self.rng.randrange(5)
+        if r == 0:
+            self.emit("acc = acc * 31u + h_vsum(%s, %s, (int)%s);" % (count, ints, self.value(1)))
+        elif r == 1:
+            pairs = self.rng.randrange(1, 5)
+            args = ", ".join("%s, (int)%s" % (self.ptr_expr(1), self.value(1)) for _ in range(pairs))
+            count = self.rng.choice(["%du" % pairs, "(%s %% %du)" % (self.rng.choice("ab"), pairs + 1)])
+            self.emit("h_vwrite(%s, %s);" % (count, args))
+            self.read()
+        elif r == 2:
+            args = ", ".join(("(double)(%s & 0xffffu) * 0.5" if i & 1 else "(unsigned)%s")
+                             % self.value(1) for i in range(k))
+            self.emit("acc = acc * 31u + h_vmix(%s, %s);" % (count, args))
+        elif r == 3:
+            self.emit("acc = acc * 31u + h_vcopy(%s, (int)%s, %s, %s);" % (
+                count, self.value(1), self.ptr_expr(1), ints))
+            self.read()
+        else:
+            self.emit("acc = acc * 31u + h_vext(%s, %s);" % (count, ints))
+
+    def s_rmatch(self):
+        """The recursive matcher over a const program, with a pointer it writes
+        through; then what it may have written is read."""
+        name = "rprog_%s_%d" % (self.name, len(self.programs))
+        ops = [(self.rng.randrange(4), self.rng.randrange(256)) for _ in range(self.rng.randrange(2, 9))]
+        self.programs.append("static const struct insn %s[%d] = {%s};" % (
+            name, len(ops), ", ".join("{%d, %d}" % op for op in ops)))
+        cur = self.ptr_expr(1)
+        self.emit("acc = acc * 31u + h_rmatch(%s, %du, 0u, (%s & 0x1fu), %s);" % (
+            name, len(ops), self.value(1), cur))
+        self.read()
+
     def s_switch(self):
         """A join of more than two paths."""
         self.emit("switch (%s %% 4u) {" % self.rng.choice(["a", "b", "(unsigned)p->v[1]"]))
@@ -690,6 +796,8 @@ class Function:
             self.assume()
         self.entry_at = len(self.lines)  # pointer globals are set after the facts
         self.block(self.rng.randrange(3, 9))
+        if self.variadic:
+            self.emit(SPEC_VARIADIC_READS)
         # Every int the function wrote, and where its pointers point, decide the result.
         for cell in ["x0", "x1", "x2", "arr[0]", "arr[1]", "arr[2]", "arr[3]", "ls.op",
                      "ls.v[0]", "ls.v[3]", "bg.f", "r0.k", "*p0", "*r0.p", "*ap[1]"]:
@@ -712,12 +820,44 @@ class Function:
             used |= more
         head = ["\t" + LOCALS[n] for n in LOCAL_ORDER if n in used]
         params = [n for n in PARAM_ORDER if n in uses("\n".join(head) + body, PARAM_ORDER)]
-        signature = "RESPEC_SPECIALIZE unsigned %s(%s)" % (
-            self.name, ", ".join(PARAM_DECL[n] for n in params) or "void")
+        if self.variadic:
+            params = params or ["a"]
+            body = body.replace("@LAST@", params[-1])
         self.params = params
+        signature = "RESPEC_SPECIALIZE unsigned %s(%s)" % (
+            self.name, parameter_list(params, self.variadic))
         self.text = "".join(p + "\n" for p in self.programs) + \
             "%s\n{\n%s\n%s\n}\n" % (signature, "\n".join(head), body)
         return self
+
+
+# What a variadic spec function reads of its own variadic arguments: the driver
+# passes a count, three ints and a pointer into its cells. A count-long loop over
+# the list, and a copy of the list that reaches the pointer and writes through it.
+SPEC_VARIADIC_READS = """{
+	va_list va, vb;
+	va_start(va, @LAST@);
+	va_copy(vb, va);
+	unsigned n = va_arg(va, unsigned) % 4u;
+	for (unsigned k = 0; k < n; k++)
+		acc = acc * 31u + (unsigned)va_arg(va, int);
+	for (unsigned k = 0; k < 4u; k++)
+		(void)va_arg(vb, int);
+	int *vp = va_arg(vb, int *);
+	*vp = (int)(acc + (unsigned)*vp);
+	va_end(vb);
+	va_end(va);
+}"""
+VARIADIC_CALL = ("\tunsigned vn = rnd() % 5u; /* a variadic function's arguments */\n"
+                 "\tint v1 = (int)pick(), v2 = (int)pick(), v3 = (int)pick();\n"
+                 "\tint *vp = &cells[rnd() % 8];")
+VARIADIC_CALL_ARGUMENTS = "vn, v1, v2, v3, vp"
+
+
+def parameter_list(params, variadic):
+    """A spec function's C parameter list, `...` included."""
+    named = ", ".join(PARAM_DECL[n] for n in params)
+    return named + ", ..." if variadic else named or "void"
 
 
 def uses(text, names):
@@ -806,8 +946,7 @@ def driver(functions, inputs, seed, library):
     out = [DRIVER_HEAD % {"seed": seed | 1, "header": "lib.h" if library else "common.h",
                           "show_globals": LIB_SHOW if library else ""}]
     for f in functions:
-        out.append("unsigned %s(%s);" % (f.name, ", ".join(
-            PARAM_DECL[n] for n in f.params) or "void"))
+        out.append("unsigned %s(%s);" % (f.name, parameter_list(f.params, f.variadic)))
     # Each function with its inputs, then all of them in a random order: what one call
     # leaves behind (a global the other unit captured, a static counter) meets the next.
     out.append("static void call(int f, int n)\n{")
@@ -816,6 +955,8 @@ def driver(functions, inputs, seed, library):
     out.append("\tstruct s *q = rnd() % 3 == 0 ? &s1 : &s2; /* p and q alias */")
     if library:
         out.append(LIB_CALL.rstrip("\n"))
+    if any(f.variadic for f in functions):
+        out.append(VARIADIC_CALL)
     out.append("\tswitch (f) {")
     args = {"a": "a", "b": "b", "p": "&s1", "q": "q", "out": "&outref"}
     where = {"p": "s1.%s", "q": "q->%s", "out": "outref.%s"}
@@ -824,7 +965,8 @@ def driver(functions, inputs, seed, library):
         for obj, field, value in f.assumes:
             out.append("\t\t%s = %d; /* respec_assume */" % (where[obj] % field, value))
         out.append('\t\tshow("%s", a, b, q, n, %s(%s));'
-                   % (f.name, f.name, ", ".join(args[n] for n in f.params)))
+                   % (f.name, f.name, ", ".join([args[n] for n in f.params]
+                                                + [VARIADIC_CALL_ARGUMENTS] * f.variadic)))
         out.append("\t\tbreak;")
     out.append("\t}\n\t(void)a;\n\t(void)b;\n}")
     out.append("int main(void)\n{")

@@ -334,11 +334,11 @@ SPEC_FUNCTION = re.compile(r"RESPEC_SPECIALIZE\s[^;{()]*?\b(\w+)\s*\(([^()]*)\)\
 
 
 def spec_functions(spec_text):
-    """[(name, parameter count)] of the spec's RESPEC_SPECIALIZE functions."""
+    """[(name, named parameter count)] of the spec's RESPEC_SPECIALIZE functions."""
     functions = []
     for name, params in SPEC_FUNCTION.findall(spec_text):
-        params = params.strip()
-        functions.append((name, 0 if params in ("", "void") else params.count(",") + 1))
+        named = [p for p in params.split(",") if p.strip() not in ("", "void", "...")]
+        functions.append((name, len(named)))
     return functions
 
 
