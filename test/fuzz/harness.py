@@ -334,12 +334,33 @@ SPEC_FUNCTION = re.compile(r"RESPEC_SPECIALIZE\s[^;{()]*?\b(\w+)\s*\(([^()]*)\)\
 
 
 def spec_functions(spec_text):
-    """[(name, named parameter count)] of the spec's RESPEC_SPECIALIZE functions."""
+    """[(name, named parameter count, first parameter's type)] of the spec's
+    RESPEC_SPECIALIZE functions."""
     functions = []
     for name, params in SPEC_FUNCTION.findall(spec_text):
-        named = [p for p in params.split(",") if p.strip() not in ("", "void", "...")]
-        functions.append((name, len(named)))
+        named = [p.strip() for p in params.split(",") if p.strip() not in ("", "void", "...")]
+        first_type = re.sub(r"\s*\b\w+$", "", named[0]) if named else None
+        functions.append((name, len(named), first_type))
     return functions
+
+
+# Integer parameter types a thunk can compare in a register: the comparison's width.
+# The x86-64 callers clang builds extend 8- and 16-bit arguments to 32 bits.
+REGISTER_COMPARE = dict([(t, "cmpl $%d, %%edi") for t in (
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int", "unsigned")]
+    + [(t, "cmpq $%d, %%rdi") for t in ("int64_t", "uint64_t")])
+
+
+def jit_thunk(name, first_type, static_first):
+    """The driver's way into spec function `name` in the run-time mode: a jump
+    through fuzz_target_NAME, which the host points at the specialized code. With
+    a static first argument the specialized code is only for that value, so the
+    thunk compares the argument and takes the generic function otherwise."""
+    head = "\t.text\n\t.globl fuzz_thunk_%s\n\t.type fuzz_thunk_%s, @function\nfuzz_thunk_%s:\n" % (
+        name, name, name)
+    if static_first is not None and first_type in REGISTER_COMPARE:
+        head += "\t%s\n\tjne %s@PLT\n" % (REGISTER_COMPARE[first_type] % static_first, name)
+    return head + "\tjmp *fuzz_target_%s(%%rip)\n" % name
 
 
 # What respec-fuzz-jit-host prints on stderr once every spec function is specialized.
@@ -361,22 +382,28 @@ def build_jit_case(d, meta, tools, limits, log):
         return failed, respec_secs, peak
     with open(os.path.join(d, meta["spec"])) as f:
         functions = spec_functions(f.read())
+    static_first = meta.get("jit_static_first")
+
+    def first_is_static(first_type):
+        return static_first is not None and first_type in REGISTER_COMPARE
+
     write(d, "fuzz_jit.c", "\n".join(
         ["/* The spec functions, for respec-fuzz-jit-host: written by harness.py. */",
-         "struct fuzz_function { const char *name; void **target; unsigned arity; };"]
+         "struct fuzz_function {", "\tconst char *name;", "\tvoid **target;",
+         "\tunsigned arity;", "\tint first_static;", "\tunsigned long long first_value;", "};"]
         + ["__attribute__((visibility(\"hidden\"))) void *fuzz_target_%s;" % n
-           for n, _ in functions]
+           for n, _, _ in functions]
         + ["const struct fuzz_function fuzz_functions[] = {"]
-        + ["\t{\"%s\", &fuzz_target_%s, %d}," % (n, n, a) for n, a in functions]
+        + ["\t{\"%s\", &fuzz_target_%s, %d, %d, %dull}," % (
+            n, n, a, first_is_static(t), static_first if first_is_static(t) else 0)
+           for n, a, t in functions]
         + ["};", "const unsigned fuzz_function_count = %d;" % len(functions)]) + "\n")
-    write(d, "fuzz_thunks.s", "".join(
-        "\t.text\n\t.globl fuzz_thunk_%s\n\t.type fuzz_thunk_%s, @function\n"
-        "fuzz_thunk_%s:\n\tjmp *fuzz_target_%s(%%rip)\n" % (n, n, n, n) for n, _ in functions)
-        + "\t.section .note.GNU-stack,\"\",@progbits\n")
+    write(d, "fuzz_thunks.s", "".join(jit_thunk(n, t, static_first) for n, _, t in functions)
+          + "\t.section .note.GNU-stack,\"\",@progbits\n")
     objcopy = os.path.join(os.path.dirname(tools.clang), "llvm-objcopy")
     not_embedded = [o for o in meta["others"] if o not in meta.get("respec_sources", [])]
     steps = [[tools.clang, "-c", "-Dmain=fuzz_main"] + cflags + [meta["driver"], "-o", "driver.o"],
-             [objcopy] + ["--redefine-sym=%s=fuzz_thunk_%s" % (n, n) for n, _ in functions]
+             [objcopy] + ["--redefine-sym=%s=fuzz_thunk_%s" % (n, n) for n, _, _ in functions]
              + ["driver.o"],
              [tools.clang, "-shared"] + cflags + not_embedded
              + ["driver.o", "spec.embedded.o", "fuzz_jit.c", "fuzz_thunks.s", "-o", "case.so"]]

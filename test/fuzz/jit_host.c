@@ -10,9 +10,12 @@
  * calls each spec function through a thunk that jumps through a pointer; the case
  * lists the functions, their pointers and their parameter counts in fuzz_functions.
  * This host loads the case, specializes every spec function with librespec-jit —
- * every argument dynamic: what is static is what the spec makes so, and the
- * memory the specialized code stores to itself, in the program's globals
- * (pe/HostMemory.cpp) — with the light clean-up or the full -O2 pipeline
+ * every argument dynamic, or (the campaign picks it per program) the first one
+ * static where it is an integer: then the thunk takes the specialized code only
+ * for that value and the generic function otherwise; beyond that, what is static
+ * is what the spec makes so, and the memory the specialized code stores to
+ * itself, in the program's globals (pe/HostMemory.cpp) — with the light clean-up
+ * or the full -O2 pipeline
  * (respec_jit_set_cleanup; the campaign picks one per program), points the
  * thunks at the specialized code and runs the driver. What it prints must be
  * what the generic build prints.
@@ -34,6 +37,8 @@ struct fuzz_function {
 	const char *name;
 	void **target; /* the thunk jumps through it */
 	unsigned arity;
+	int first_static; /* specialize for first_value; the thunk checks it */
+	unsigned long long first_value;
 };
 
 static void *find(void *program, const char *symbol)
@@ -82,6 +87,8 @@ int main(int argc, char **argv)
 		}
 		for (unsigned a = 0; a < functions[i].arity; a++)
 			args[a] = RESPEC_DYNAMIC;
+		if (functions[i].first_static)
+			args[0] = RESPEC_STATIC_VALUE(functions[i].first_value);
 		void *code = respec_jit_specialize(jit, functions[i].name, args, functions[i].arity);
 		if (!code) {
 			fprintf(stderr, "jit-host: error: %s: %s\n", functions[i].name,
