@@ -68,6 +68,7 @@ int ext_gread(void);
 int ext_pure_sum(const int *p, const int *q);   /* reads *p and *q */
 int *ext_pure_pick(int *p, int *q, unsigned c); /* returns p or q */
 unsigned ext_vsum(unsigned n, va_list ap);      /* reads n ints of a va_list */
+int ext_vnext(va_list *ap);                     /* reads the next int, for the caller */
 """
 
 EXT_C = r"""/* The other translation unit: plain generic code the spec's functions call. */
@@ -111,6 +112,7 @@ unsigned ext_vsum(unsigned n, va_list ap)
 		s = s * 7u + (unsigned)va_arg(ap, int);
 	return s;
 }
+int ext_vnext(va_list *ap) { return va_arg(*ap, int); }
 """
 
 # Static helpers of the spec (respec unfolds them); emitted when used.
@@ -161,6 +163,14 @@ HELPERS = {
     "h_vwrite": "static void h_vwrite(unsigned n, ...)\n{\n\tva_list ap;\n\tva_start(ap, n);\n"
                 "\tfor (unsigned i = 0; i < n; i++) {\n\t\tint *p = va_arg(ap, int *);\n"
                 "\t\t*p = va_arg(ap, int);\n\t}\n\tva_end(ap);\n}",
+    # A va_list passed by pointer, so that the caller goes on where the callee
+    # stopped: every other argument read by a helper respec unfolds, the others by
+    # the other unit (a residual call that moves the real va_list on).
+    "h_vnext": "static int h_vnext(va_list *ap) { return va_arg(*ap, int); }",
+    "h_vskip": "static unsigned h_vskip(unsigned n, ...)\n{\n\tva_list ap;\n\tunsigned s = 0;\n"
+               "\tva_start(ap, n);\n\tfor (unsigned i = 0; i < n; i++)\n"
+               "\t\ts = s * 7u + (unsigned)(i & 1u ? ext_vnext(&ap) : h_vnext(&ap));\n"
+               "\ts ^= (unsigned)va_arg(ap, int) << 3;\n\tva_end(ap);\n\treturn s;\n}",
     # Integers and doubles: gp_offset and fp_offset move apart.
     "h_vmix": "static unsigned h_vmix(unsigned n, ...)\n{\n\tva_list ap;\n\tunsigned s = 0;\n"
               "\tva_start(ap, n);\n\tfor (unsigned i = 0; i < n; i++)\n"
@@ -204,7 +214,7 @@ HELPERS = {
 # of a generic source.
 SPEC_ONLY_HELPERS = ["h_count", "h_rsave"]
 HELPER_NEEDS = {"h_ops": ["h_add", "h_xor"], "h_rapply": ["h_ops", "h_add", "h_xor"],
-                "h_vcopy": ["h_vlist"]}
+                "h_vcopy": ["h_vlist"], "h_vskip": ["h_vnext"]}
 
 # Globals of the spec; pointer globals are set on entry of every function using them.
 GLOBALS = {
@@ -646,9 +656,11 @@ class Function:
         ints = ", ".join("(int)%s" % self.value(1) for _ in range(k))
         count = self.rng.choice(["%du" % k, "%du" % self.rng.randrange(k + 1),
                                  "(%s %% %du)" % (self.rng.choice("ab"), k + 1)])
-        r = self.rng.randrange(5)
+        r = self.rng.randrange(6)
         if r == 0:
             self.emit("acc = acc * 31u + h_vsum(%s, %s, (int)%s);" % (count, ints, self.value(1)))
+        elif r == 5:
+            self.emit("acc = acc * 31u + h_vskip(%s, %s, (int)%s);" % (count, ints, self.value(1)))
         elif r == 1:
             pairs = self.rng.randrange(1, 5)
             args = ", ".join("%s, (int)%s" % (self.ptr_expr(1), self.value(1)) for _ in range(pairs))
