@@ -657,10 +657,9 @@ class Function:
         count = self.rng.choice(["%du" % k, "%du" % self.rng.randrange(k + 1),
                                  "(%s %% %du)" % (self.rng.choice("ab"), k + 1)])
         r = self.rng.randrange(6)
-        if r == 0:
-            self.emit("acc = acc * 31u + h_vsum(%s, %s, (int)%s);" % (count, ints, self.value(1)))
-        elif r == 5:
-            self.emit("acc = acc * 31u + h_vskip(%s, %s, (int)%s);" % (count, ints, self.value(1)))
+        if r in (0, 5):  # the count, the ints, one more int read after them
+            self.emit("acc = acc * 31u + %s(%s, %s, (int)%s);" % (
+                "h_vsum" if r == 0 else "h_vskip", count, ints, self.value(1)))
         elif r == 1:
             pairs = self.rng.randrange(1, 5)
             args = ", ".join("%s, (int)%s" % (self.ptr_expr(1), self.value(1)) for _ in range(pairs))
@@ -681,14 +680,21 @@ class Function:
     def s_rmatch(self):
         """The recursive matcher over a const program, with a pointer it writes
         through; then what it may have written is read."""
-        name = "rprog_%s_%d" % (self.name, len(self.programs))
-        ops = [(self.rng.randrange(4), self.rng.randrange(256)) for _ in range(self.rng.randrange(2, 9))]
-        self.programs.append("static const struct insn %s[%d] = {%s};" % (
-            name, len(ops), ", ".join("{%d, %d}" % op for op in ops)))
+        name, ops = self.const_program("rprog", 4, 2, 9)
         cur = self.ptr_expr(1)
         self.emit("acc = acc * 31u + h_rmatch(%s, %du, 0u, (%s & 0x1fu), %s);" % (
             name, len(ops), self.value(1), cur))
         self.read()
+
+    def const_program(self, prefix, opcodes, shortest, longest):
+        """A const global program of struct insn, emitted before the function: its
+        name and instructions (opcodes below `opcodes`, shortest to longest - 1)."""
+        name = "%s_%s_%d" % (prefix, self.name, len(self.programs))
+        ops = [(self.rng.randrange(opcodes), self.rng.randrange(256))
+               for _ in range(self.rng.randrange(shortest, longest))]
+        self.programs.append("static const struct insn %s[%d] = {%s};" % (
+            name, len(ops), ", ".join("{%d, %d}" % op for op in ops)))
+        return name, ops
 
     def s_switch(self):
         """A join of more than two paths."""
@@ -718,10 +724,7 @@ class Function:
         the next one on a dynamic test, so the program counter joins."""
         if self.loop_var:
             return self.s_store()
-        name = "prog_%s_%d" % (self.name, len(self.programs))
-        ops = [(self.rng.randrange(9), self.rng.randrange(256)) for _ in range(self.rng.randrange(3, 13))]
-        self.programs.append("static const struct insn %s[%d] = {%s};" % (
-            name, len(ops), ", ".join("{%d, %d}" % op for op in ops)))
+        name, ops = self.const_program("prog", 9, 3, 13)
         cur = self.rng.choice(["p1", "r1.p", "ap[0]"])
         self.emit("for (unsigned pc = 0; pc < %du; pc++) {" % len(ops))
         self.emit("\tunsigned arg = %s[pc].arg;" % name)

@@ -351,15 +351,21 @@ REGISTER_COMPARE = dict([(t, "cmpl $%d, %%edi") for t in (
     + [(t, "cmpq $%d, %%rdi") for t in ("int64_t", "uint64_t")])
 
 
-def jit_thunk(name, first_type, static_first):
+def first_static_value(first_type, static_first):
+    """The value a spec function is specialized for in its first argument, or None:
+    `static_first` where the first parameter is an integer a thunk can compare."""
+    return static_first if first_type in REGISTER_COMPARE else None
+
+
+def jit_thunk(name, first_type, static_value):
     """The driver's way into spec function `name` in the run-time mode: a jump
     through fuzz_target_NAME, which the host points at the specialized code. With
     a static first argument the specialized code is only for that value, so the
     thunk compares the argument and takes the generic function otherwise."""
     head = "\t.text\n\t.globl fuzz_thunk_%s\n\t.type fuzz_thunk_%s, @function\nfuzz_thunk_%s:\n" % (
         name, name, name)
-    if static_first is not None and first_type in REGISTER_COMPARE:
-        head += "\t%s\n\tjne %s@PLT\n" % (REGISTER_COMPARE[first_type] % static_first, name)
+    if static_value is not None:
+        head += "\t%s\n\tjne %s@PLT\n" % (REGISTER_COMPARE[first_type] % static_value, name)
     return head + "\tjmp *fuzz_target_%s(%%rip)\n" % name
 
 
@@ -382,11 +388,7 @@ def build_jit_case(d, meta, tools, limits, log):
         return failed, respec_secs, peak
     with open(os.path.join(d, meta["spec"])) as f:
         functions = spec_functions(f.read())
-    static_first = meta.get("jit_static_first")
-
-    def first_is_static(first_type):
-        return static_first is not None and first_type in REGISTER_COMPARE
-
+    static_values = [first_static_value(t, meta.get("jit_static_first")) for _, _, t in functions]
     write(d, "fuzz_jit.c", "\n".join(
         ["/* The spec functions, for respec-fuzz-jit-host: written by harness.py. */",
          "struct fuzz_function {", "\tconst char *name;", "\tvoid **target;",
@@ -395,10 +397,10 @@ def build_jit_case(d, meta, tools, limits, log):
            for n, _, _ in functions]
         + ["const struct fuzz_function fuzz_functions[] = {"]
         + ["\t{\"%s\", &fuzz_target_%s, %d, %d, %dull}," % (
-            n, n, a, first_is_static(t), static_first if first_is_static(t) else 0)
-           for n, a, t in functions]
+            n, n, a, v is not None, v or 0) for (n, a, _), v in zip(functions, static_values)]
         + ["};", "const unsigned fuzz_function_count = %d;" % len(functions)]) + "\n")
-    write(d, "fuzz_thunks.s", "".join(jit_thunk(n, t, static_first) for n, _, t in functions)
+    write(d, "fuzz_thunks.s", "".join(jit_thunk(n, t, v)
+                                      for (n, _, t), v in zip(functions, static_values))
           + "\t.section .note.GNU-stack,\"\",@progbits\n")
     objcopy = os.path.join(os.path.dirname(tools.clang), "llvm-objcopy")
     not_embedded = [o for o in meta["others"] if o not in meta.get("respec_sources", [])]
