@@ -45,6 +45,26 @@ int main(void)
 	CHECK(lseek(fd, 0, SEEK_CUR) == 8, "kernel offset after unspecialize_all");
 	respec_io_close(fd);
 
+	/* More descriptors open at once than the first arena of io_file structs holds
+	 * (64, static): the next ones come from mapped arenas. Each reads on from
+	 * its own offset. */
+	enum { MANY = 150 };
+	int many[MANY];
+	for (int i = 0; i < MANY; i++) {
+		many[i] = respec_io_open(path, O_RDONLY);
+		CHECK(many[i] >= 0, "open descriptor %d of %d: %s", i, MANY, strerror(errno));
+		CHECK(respec_io_lseek(many[i], 8 * i, SEEK_SET) == 8 * i, "seek descriptor %d", i);
+	}
+	for (int i = 0; i < MANY; i++) {
+		CHECK(respec_io_read(many[i], words, 16) == 16 && words[0] == 8u * i &&
+			      words[1] == 8u * i + 8,
+		      "descriptor %d (fd %d) read %llu", i, many[i], (unsigned long long)words[0]);
+		CHECK(respec_io_info(many[i], &info) == 0 && info.specialized,
+		      "descriptor %d not specialized: %s", i, info.why_generic ? info.why_generic : "?");
+	}
+	for (int i = 0; i < MANY; i++)
+		CHECK(respec_io_close(many[i]) == 0, "close descriptor %d", i);
+
 	struct respec_io_stats stats;
 	respec_io_get_stats(&stats);
 	CHECK(stats.unspecializations >= 2 && stats.shared >= 2, "counters: %llu unspecializations",
