@@ -29,16 +29,22 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t page_size(void)
+/* Also called by open() (a new arena), maybe in a signal handler: the auxiliary
+ * vector is read without locks, and racing first calls store the same value. */
+uint64_t io_page_size(void)
 {
-	static uint64_t cached;
-	if (!cached)
-		cached = (uint64_t)sysconf(_SC_PAGESIZE);
-	return cached;
+	static _Atomic uint64_t cached;
+	uint64_t page = atomic_load_explicit(&cached, memory_order_relaxed);
+	if (!page) {
+		page = getauxval(AT_PAGESZ);
+		atomic_store_explicit(&cached, page, memory_order_relaxed);
+	}
+	return page;
 }
 
 /* CPU time of this thread: what populating costs, without the time a
@@ -74,7 +80,7 @@ static int64_t needs_kernel(struct io_file *f, enum io_reason reason)
  */
 static bool populate_range(struct io_file *f, uint64_t lo, uint64_t hi)
 {
-	uint64_t page = page_size();
+	uint64_t page = io_page_size();
 	uint64_t map_hi = (hi + page - 1) & ~(page - 1);
 	uint64_t start = cpu_ns();
 	int rc;
@@ -100,7 +106,7 @@ static bool populate_range(struct io_file *f, uint64_t lo, uint64_t hi)
  */
 static bool populate_window(struct io_file *f, uint64_t p, uint64_t n)
 {
-	uint64_t page = page_size();
+	uint64_t page = io_page_size();
 	uint64_t lo = p & ~(IO_HUGE_PAGE - 1);
 	uint64_t hi = lo + f->window;
 	if (hi < p + n)
@@ -448,7 +454,7 @@ const char *io_data_setup(struct io_file *f, uint64_t pos)
 		f->ready_hi = f->size;
 		return NULL;
 	}
-	uint64_t page = page_size();
+	uint64_t page = io_page_size();
 	size_t len = (f->size + page - 1) & ~(page - 1);
 	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, f->fd, 0);
 	if (map == MAP_FAILED)

@@ -258,6 +258,7 @@ struct io_data_leftovers {
 };
 IO_HIDDEN void io_data_release(struct io_data_leftovers what);
 IO_HIDDEN void io_data_fork_child(void);
+IO_HIDDEN uint64_t io_page_size(void);
 /* The slot's implementations: specialized (data) and generic (kernel). */
 IO_HIDDEN int64_t io_op_data(struct io_file *f, int op, void *buf, uint64_t count, int64_t at);
 IO_HIDDEN int64_t io_op_kernel(struct io_file *f, int op, void *buf, uint64_t count, int64_t at);

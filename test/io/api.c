@@ -2,7 +2,8 @@
  * api.c — the API's own entry points: adopting a descriptor opened elsewhere,
  * readv and pread through the specialized path, unspecializing before handing
  * the descriptor on (the kernel offset must then be the logical one), what
- * respec_io_info says and why, and the counters.
+ * respec_io_info says and why, the counters, and more descriptors open at once
+ * than the first arena of the descriptor table holds.
  */
 #include "iotest.h"
 
