@@ -60,6 +60,7 @@ struct bench {
 	const char *program;
 	bool quick;
 	const char *json_path;
+	const char *cases_filter; /* --cases: only these cases (a partial run) */
 	int rounds;
 	uint64_t seed;
 	uint64_t order_state; /* bench_shuffle's, from seed */
@@ -98,7 +99,10 @@ static void *grow(const struct bench *bench, void *array, size_t count, size_t s
 
 static _Noreturn void usage(const char *program)
 {
-	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N] [--seed N]\n", program);
+	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N] [--seed N] [--cases TEXT]\n"
+			"  --cases TEXT  measure only the cases whose name contains TEXT (a partial\n"
+			"                run: its JSON says so and is not for bench/results)\n",
+		program);
 	exit(2);
 }
 
@@ -116,6 +120,8 @@ struct bench_options bench_parse_options(int argc, char **argv)
 			options.rounds = (int)strtol(argv[++i], &end, 10);
 			if (*end != '\0' || options.rounds < 1)
 				usage(argv[0]);
+		} else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
+			options.cases = argv[++i];
 		} else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
 			char *end;
 			errno = 0;
@@ -212,6 +218,7 @@ struct bench *bench_create(const char *benchmark, int argc, char **argv)
 	bench->quick = options.quick;
 	bench->json_path = options.json_path;
 	bench->seed = options.seed;
+	bench->cases_filter = options.cases;
 	bench->order_state = options.seed;
 	bench->rounds = options.rounds ? options.rounds : bench->quick ? QUICK_ROUNDS : FULL_ROUNDS;
 	bench->sample_ns = bench->quick ? QUICK_SAMPLE_NS : FULL_SAMPLE_NS;
@@ -654,6 +661,18 @@ int bench_run(struct bench *bench)
 {
 	if (bench->pinned_cpu < 0)
 		bench_pin_to_current_cpu(bench);
+	if (bench->cases_filter) {
+		int kept = 0;
+		for (int i = 0; i < bench->ncases; i++)
+			if (strstr(bench->cases[i]->name, bench->cases_filter))
+				bench->cases[kept++] = bench->cases[i];
+		if (kept == 0)
+			die(bench, "--cases: no case name contains the text given");
+		bench->ncases = kept;
+		bench_extra_string(bench, "cases", bench_text("partial run: only the cases "
+							      "containing \"%s\"",
+							      bench->cases_filter));
+	}
 	for (int i = 0; i < bench->ncases; i++) {
 		printf("%s: measuring case %s (%d variants)\n", bench->benchmark,
 		       bench->cases[i]->name, bench->cases[i]->nvariants);

@@ -41,6 +41,7 @@ struct bench_options {
 	const char *json_path;
 	int rounds;
 	uint64_t seed;
+	const char *cases; /* --cases TEXT: only the cases whose name contains TEXT */
 };
 struct bench_options bench_parse_options(int argc, char **argv);
 
