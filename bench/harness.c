@@ -97,16 +97,19 @@ static void *grow(const struct bench *bench, void *array, size_t count, size_t s
 	return grown;
 }
 
-static _Noreturn void usage(const char *program)
+static _Noreturn void usage(const char *program, bool cases_allowed)
 {
-	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N] [--seed N] [--cases TEXT]\n"
-			"  --cases TEXT  measure only the cases whose name contains TEXT (a partial\n"
-			"                run: its JSON says so and is not for bench/results)\n",
-		program);
+	fprintf(stderr, "usage: %s [--quick] [--json FILE] [--rounds N] [--seed N]%s\n", program,
+		cases_allowed ? " [--cases TEXT]\n"
+				"  --cases TEXT  measure only the cases whose name contains TEXT (a partial\n"
+				"                run: its JSON says so and is not for bench/results)"
+			      : "");
 	exit(2);
 }
 
-struct bench_options bench_parse_options(int argc, char **argv)
+/* --cases only where the harness runs the cases (bench_create); a benchmark
+ * that runs its own rounds gets the usage message for it. */
+static struct bench_options parse_options(int argc, char **argv, bool cases_allowed)
 {
 	struct bench_options options = { 0 };
 	bool seeded = false;
@@ -119,18 +122,18 @@ struct bench_options bench_parse_options(int argc, char **argv)
 			char *end;
 			options.rounds = (int)strtol(argv[++i], &end, 10);
 			if (*end != '\0' || options.rounds < 1)
-				usage(argv[0]);
-		} else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
+				usage(argv[0], cases_allowed);
+		} else if (cases_allowed && strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
 			options.cases = argv[++i];
 		} else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
 			char *end;
 			errno = 0;
 			options.seed = strtoull(argv[++i], &end, 10);
 			if (*end != '\0' || errno != 0 || argv[i][0] == '-')
-				usage(argv[0]);
+				usage(argv[0], cases_allowed);
 			seeded = true;
 		} else {
-			usage(argv[0]);
+			usage(argv[0], cases_allowed);
 		}
 	}
 	if (!seeded && getrandom(&options.seed, sizeof options.seed, 0) != sizeof options.seed)
@@ -139,6 +142,11 @@ struct bench_options bench_parse_options(int argc, char **argv)
 	       (unsigned long long)options.seed, (unsigned long long)options.seed);
 	fflush(stdout);
 	return options;
+}
+
+struct bench_options bench_parse_options(int argc, char **argv)
+{
+	return parse_options(argc, argv, false);
 }
 
 /* splitmix64: a small generator whose whole state is one seedable word. */
@@ -210,7 +218,7 @@ struct bench *bench_create(const char *benchmark, int argc, char **argv)
 		perror(argv[0]);
 		exit(1);
 	}
-	struct bench_options options = bench_parse_options(argc, argv);
+	struct bench_options options = parse_options(argc, argv, true);
 	bench->benchmark = benchmark;
 	bench->program = argv[0];
 	bench->pinned_cpu = -1;

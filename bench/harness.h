@@ -34,14 +34,16 @@ struct bench_case;
  * minute), --json FILE (write the results file), --rounds N (override the round
  * count; 0 when not given), --seed N (the seed of the variants' order in every
  * round; without it a fresh one). Prints the seed so that a run's order can be
- * replayed. Exits with a usage message on anything else.
+ * replayed. Exits with a usage message on anything else. bench_create also takes
+ * --cases TEXT (measure only the cases whose name contains TEXT); this function,
+ * for a benchmark that runs its own rounds, does not.
  */
 struct bench_options {
 	bool quick;
 	const char *json_path;
 	int rounds;
 	uint64_t seed;
-	const char *cases; /* --cases TEXT: only the cases whose name contains TEXT */
+	const char *cases; /* --cases TEXT (bench_create only): the cases named with TEXT */
 };
 struct bench_options bench_parse_options(int argc, char **argv);
 

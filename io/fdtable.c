@@ -47,18 +47,27 @@ struct arena {
 static struct arena first_arena;
 static struct arena *_Atomic current_arena = &first_arena;
 
-static struct arena *map_arena(size_t *mapped)
+static size_t arena_mapping_size(void)
 {
-	size_t guard = io_page_size();
-	*mapped = guard + sizeof(struct arena) + guard;
-	char *area = mmap(NULL, *mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return io_page_size() + sizeof(struct arena) + io_page_size();
+}
+
+static struct arena *map_arena(void)
+{
+	char *area = mmap(NULL, arena_mapping_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (area == MAP_FAILED)
 		return NULL;
-	if (mprotect(area + guard, sizeof(struct arena), PROT_READ | PROT_WRITE) != 0) {
-		munmap(area, *mapped);
+	struct arena *a = (struct arena *)(area + io_page_size());
+	if (mprotect(a, sizeof *a, PROT_READ | PROT_WRITE) != 0) {
+		munmap(area, arena_mapping_size());
 		return NULL;
 	}
-	return (struct arena *)(area + guard);
+	return a;
+}
+
+static void unmap_arena(struct arena *a)
+{
+	munmap((char *)a - io_page_size(), arena_mapping_size());
 }
 
 static struct io_file *arena_alloc(void)
@@ -68,12 +77,11 @@ static struct io_file *arena_alloc(void)
 		unsigned i = atomic_fetch_add(&a->used, 1);
 		if (i < ARENA_FILES)
 			return &a->files[i];
-		size_t mapped;
-		struct arena *fresh = map_arena(&mapped);
+		struct arena *fresh = map_arena();
 		if (!fresh)
 			return NULL;
 		if (!atomic_compare_exchange_strong(&current_arena, &a, fresh))
-			munmap((char *)fresh - io_page_size(), mapped);
+			unmap_arena(fresh);
 	}
 }
 

@@ -617,10 +617,6 @@ static void measure_thresholds(struct thresholds *t)
 int main(int argc, char **argv)
 {
 	struct bench_options options = bench_parse_options(argc, argv);
-	if (options.cases) {
-		fprintf(stderr, "%s: --cases is not supported here (its own rounds)\n", argv[0]);
-		return 2;
-	}
 	bool quick = options.quick;
 	const char *json = options.json_path;
 	char self[PATH_MAX];

@@ -498,10 +498,6 @@ static void write_json(const char *path, bool quick, int rounds, uint64_t seed, 
 int main(int argc, char **argv)
 {
 	struct bench_options options = bench_parse_options(argc, argv);
-	if (options.cases) {
-		fprintf(stderr, "%s: --cases is not supported here (its own rounds)\n", argv[0]);
-		return 2;
-	}
 	bool quick = options.quick;
 	const char *json = options.json_path;
 	int rounds = options.rounds ? options.rounds : quick ? 5 : 31;
